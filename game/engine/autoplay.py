@@ -1,0 +1,87 @@
+"""Random legal play, for property tests, benchmarks and filling a board in demos.
+
+Every command is chosen from what ``views.pending`` offers, so random play exercises exactly the
+choices a player has.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from . import commands as cmd
+from .state import Event, GameState, apply, new_game
+from .views import pending
+
+TABLETOP_POINTS = (1, 2, 3, 4, 5, 8, 10, 12)
+
+
+def random_command(state: GameState, rng: random.Random) -> tuple[int, cmd.Command]:
+    """A random legal (seat, command) for the decision the game waits for."""
+    waiting = pending(state)
+    if waiting is None:
+        raise ValueError("the game waits for nothing")
+    seat = waiting["seat"]
+    kind = waiting["type"]
+    if kind == "place_tile":
+        spot = rng.choice(waiting["placements"])
+        return seat, cmd.PlaceTile(spot["x"], spot["y"], rng.choice(spot["rotations"]))
+    if kind == "place_follower":
+        spots = waiting["spots"]
+        if spots and rng.random() < 0.6:
+            spot = rng.choice(spots)
+            return seat, cmd.PlaceFollower(spot["feature"], spot.get("at"))
+        return seat, cmd.SkipFollower()
+    if kind == "choose_figure":
+        return seat, cmd.ChooseFigure(rng.choice(("meeple", "messenger")))
+    if kind == "resolve_message":
+        choice = rng.choice(waiting["choices"])
+        if choice["choice"] == "points":
+            return seat, cmd.ResolveMessage("points")
+        if choice.get("entered_at_table"):
+            return seat, cmd.ResolveMessage("action", points=rng.choice((0, *TABLETOP_POINTS)))
+        if "x" in choice:
+            score = not choice["score_optional"] or rng.random() < 0.7
+            return seat, cmd.ResolveMessage(
+                "action",
+                choice["x"],
+                choice["y"],
+                choice["feature"],
+                choice.get("at"),
+                score=score,
+            )
+        return seat, cmd.ResolveMessage("action")
+    if kind == "end_turn":
+        roll = rng.random()
+        if roll < 0.45:
+            return rng.randrange(len(state.players)), cmd.Score(rng.choice(TABLETOP_POINTS))
+        if waiting["may_end_game"] and state.turn > 40 and roll < 0.55:
+            return seat, cmd.EndGame()
+        return seat, cmd.EndTurn()
+    if kind == "finish":
+        if rng.random() < 0.6:
+            return rng.randrange(len(state.players)), cmd.Score(rng.choice(TABLETOP_POINTS))
+        return 0, cmd.Finish()
+    raise ValueError(f"unknown decision {kind!r}")
+
+
+def play_random_game(
+    players: Sequence[str],
+    preset: str,
+    seed: int,
+    *,
+    mode: str = "board",
+    options: dict[str, Any] | None = None,
+    max_commands: int = 5000,
+) -> tuple[GameState, list[Event]]:
+    """Play a whole game with random legal decisions; return the final state and all events."""
+    rng = random.Random(seed)
+    state, events = new_game(players, preset, seed=seed, mode=mode, options=options)
+    for _ in range(max_commands):
+        if state.finished:
+            break
+        seat, command = random_command(state, rng)
+        state, new_events = apply(state, seat, command)
+        events.extend(new_events)
+    return state, events

@@ -1,0 +1,304 @@
+"""The board: placed tiles, connected features, followers, and where the next tile may go.
+
+Features are kept up to date as tiles are placed (each tile's features merge with their
+neighbours'), so completion, majorities and the "is this feature occupied" question are lookups,
+not searches. Open cells keep the edge pattern they demand, so legal placements of a tile are one
+dictionary lookup per open cell (``tiles.FITTING_ROTATIONS``).
+
+A ``Board`` is immutable: every change returns a new board, and its mappings are never mutated
+after construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from .errors import IllegalCommand
+from .tiles import (
+    EDGE_OFFSETS,
+    EDGES,
+    FITTING_ROTATIONS,
+    OPPOSITE,
+    ORIENTED,
+    START_TILE,
+    FeatureKind,
+    OrientedTile,
+    Pattern,
+    facing_half_edge,
+)
+
+Cell = tuple[int, int]
+Segment = tuple[int, int, int]
+"""A feature printed on one placed tile: the tile's cell and the feature's index on the tile."""
+
+_NEIGHBOURS_8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Follower:
+    """A follower of ``seat`` standing on ``segment``."""
+
+    seat: int
+    segment: Segment
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A connected feature on the board.
+
+    ``open_edges`` counts the edges of a road or city that face an empty cell: 0 means complete.
+    ``cities`` (fields only) holds one segment of each city the field borders; the city's current
+    feature is looked up through ``Board.feature_of`` because cities keep merging.
+    """
+
+    id: int
+    kind: FeatureKind
+    segments: frozenset[Segment]
+    tiles: frozenset[Cell]
+    open_edges: int
+    coats: int
+    followers: tuple[Follower, ...]
+    cities: frozenset[Segment] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Placed tiles (cell -> oriented tile), features, and open cells with their demands."""
+
+    tiles: Mapping[Cell, OrientedTile]
+    feature_of: Mapping[Segment, int]
+    features: Mapping[int, Feature]
+    open_cells: Mapping[Cell, Pattern]
+    next_id: int
+
+    @classmethod
+    def start(cls) -> Board:
+        """The board with the start tile (a D) at (0, 0), rotation 0."""
+        empty = cls({}, {}, {}, {(0, 0): (None, None, None, None)}, 0)
+        return empty.place(START_TILE, 0, 0, 0)
+
+    # Queries -------------------------------------------------------------------------------
+
+    def legal_placements(self, letter: str) -> list[tuple[int, int, int]]:
+        """Every (x, y, rotation) where ``letter`` may be placed, in a stable order.
+
+        >>> sorted(Board.start().legal_placements("C"))
+        [(0, -1, 0), (0, -1, 90), (0, -1, 180), (0, -1, 270)]
+        """
+        fitting = FITTING_ROTATIONS[letter]
+        return [
+            (x, y, rotation)
+            for (x, y), pattern in self.open_cells.items()
+            for rotation in fitting[pattern]
+        ]
+
+    def can_place(self, letter: str) -> bool:
+        fitting = FITTING_ROTATIONS[letter]
+        return any(fitting[pattern] for pattern in self.open_cells.values())
+
+    def feature_at(self, segment: Segment) -> Feature:
+        return self.features[self.feature_of[segment]]
+
+    def is_complete(self, feature: Feature) -> bool:
+        if feature.kind is FeatureKind.MONASTERY:
+            return self.monastery_neighbours(feature) == 8
+        if feature.kind is FeatureKind.FIELD:
+            return False
+        return feature.open_edges == 0
+
+    def monastery_neighbours(self, feature: Feature) -> int:
+        ((x, y),) = feature.tiles
+        return sum((x + dx, y + dy) in self.tiles for dx, dy in _NEIGHBOURS_8)
+
+    def completed_cities(self, field: Feature) -> list[Feature]:
+        """The distinct completed cities a field borders."""
+        ids = {self.feature_of[segment] for segment in field.cities}
+        cities = [self.features[i] for i in sorted(ids)]
+        return [city for city in cities if city.open_edges == 0]
+
+    def features_with_followers(self) -> Iterator[Feature]:
+        for feature_id in sorted(self.features):
+            feature = self.features[feature_id]
+            if feature.followers:
+                yield feature
+
+    def followers(self) -> list[Follower]:
+        return [f for feature in self.features_with_followers() for f in feature.followers]
+
+    def segment_named(self, x: int, y: int, kind: str, at: str | None) -> Segment:
+        """The segment on the tile at (x, y) that a record names as ``kind`` at ``at``."""
+        tile = self.tiles.get((x, y))
+        if tile is None:
+            raise IllegalCommand(f"there is no tile at ({x}, {y})")
+        if kind == FeatureKind.MONASTERY:
+            if tile.monastery is None:
+                raise IllegalCommand(f"the tile at ({x}, {y}) has no monastery")
+            return (x, y, tile.monastery)
+        index = tile.feature_at.get(at or "")
+        if index is None or tile.features[index].kind != kind:
+            raise IllegalCommand(f"the tile at ({x}, {y}) has no {kind} at {at!r}")
+        return (x, y, index)
+
+    def describe(self, segment: Segment) -> dict[str, object]:
+        """A segment named as records name it: x, y, feature and (except monasteries) at."""
+        x, y, index = segment
+        tile = self.tiles[(x, y)]
+        described: dict[str, object] = {
+            "x": x,
+            "y": y,
+            "feature": tile.features[index].kind.value,
+        }
+        at = tile.location_name(index)
+        if at is not None:
+            described["at"] = at
+        return described
+
+    # Changes -------------------------------------------------------------------------------
+
+    def place(self, letter: str, x: int, y: int, rotation: int) -> Board:
+        """Place a tile; raise ``IllegalCommand`` if it does not fit there."""
+        pattern = self.open_cells.get((x, y))
+        if pattern is None:
+            raise IllegalCommand(f"({x}, {y}) is not an empty cell next to the tiles on the board")
+        if rotation not in FITTING_ROTATIONS[letter][pattern]:
+            raise IllegalCommand(f"tile {letter} turned {rotation} does not fit at ({x}, {y})")
+        return _Placement(self, ORIENTED[letter][rotation], x, y).run()
+
+    def with_follower(self, seat: int, segment: Segment) -> Board:
+        feature = self.feature_at(segment)
+        if feature.followers:
+            raise IllegalCommand("a follower already stands on that feature")
+        features = dict(self.features)
+        followers = (*feature.followers, Follower(seat, segment))
+        features[feature.id] = _replace_followers(feature, followers)
+        return Board(self.tiles, self.feature_of, features, self.open_cells, self.next_id)
+
+    def without_followers(self, feature_id: int, keep: tuple[Follower, ...] = ()) -> Board:
+        features = dict(self.features)
+        features[feature_id] = _replace_followers(features[feature_id], keep)
+        return Board(self.tiles, self.feature_of, features, self.open_cells, self.next_id)
+
+
+def _replace_followers(feature: Feature, followers: tuple[Follower, ...]) -> Feature:
+    return Feature(
+        feature.id,
+        feature.kind,
+        feature.segments,
+        feature.tiles,
+        feature.open_edges,
+        feature.coats,
+        followers,
+        feature.cities,
+    )
+
+
+class _Placement:
+    """One tile placement, building the next board's mappings from copies of the current ones."""
+
+    def __init__(self, board: Board, tile: OrientedTile, x: int, y: int) -> None:
+        self.board = board
+        self.tile = tile
+        self.x, self.y = x, y
+        self.tiles = dict(board.tiles)
+        self.feature_of = dict(board.feature_of)
+        self.features = dict(board.features)
+        self.next_id = board.next_id
+
+    def run(self) -> Board:
+        x, y, tile = self.x, self.y, self.tile
+        self.tiles[(x, y)] = tile
+        for index, feature in enumerate(tile.features):
+            open_edges = len(feature.locations) if feature.kind in _EDGE_KINDS else 0
+            cities = frozenset((x, y, city) for city in feature.touches)
+            self._new_feature(feature.kind, (x, y, index), open_edges, feature.coat_of_arms, cities)
+        for edge, (dx, dy) in EDGE_OFFSETS.items():
+            neighbour = self.tiles.get((x + dx, y + dy))
+            if neighbour is None:
+                continue
+            kind = tile.edge_kind(edge)
+            if kind == "F" or kind == "R":
+                for side in "LR":
+                    half = edge + side
+                    self._merge(
+                        (x, y, tile.feature_at[half]),
+                        (x + dx, y + dy, neighbour.feature_at[facing_half_edge(half)]),
+                        0,
+                    )
+            if kind != "F":
+                self._merge(
+                    (x, y, tile.feature_at[edge]),
+                    (x + dx, y + dy, neighbour.feature_at[OPPOSITE[edge]]),
+                    2,
+                )
+        open_cells = dict(self.board.open_cells)
+        del open_cells[(x, y)]
+        for dx, dy in EDGE_OFFSETS.values():
+            cell = (x + dx, y + dy)
+            if cell not in self.tiles:
+                open_cells[cell] = self._demand(cell)
+        return Board(self.tiles, self.feature_of, self.features, open_cells, self.next_id)
+
+    def _new_feature(
+        self, kind: FeatureKind, segment: Segment, open_edges: int, coat: bool, cities: frozenset
+    ) -> None:
+        feature_id = self.next_id
+        self.next_id += 1
+        self.feature_of[segment] = feature_id
+        self.features[feature_id] = Feature(
+            feature_id,
+            kind,
+            frozenset((segment,)),
+            frozenset((segment[:2],)),
+            open_edges,
+            int(coat),
+            (),
+            cities,
+        )
+
+    def _merge(self, ours: Segment, theirs: Segment, closed_edges: int) -> None:
+        a = self.features[self.feature_of[ours]]
+        b = self.features[self.feature_of[theirs]]
+        if a.id == b.id:
+            if closed_edges:
+                self.features[a.id] = _with_open_edges(a, a.open_edges - closed_edges)
+            return
+        keep, gone = (a, b) if len(a.segments) >= len(b.segments) else (b, a)
+        for segment in gone.segments:
+            self.feature_of[segment] = keep.id
+        del self.features[gone.id]
+        self.features[keep.id] = Feature(
+            keep.id,
+            keep.kind,
+            keep.segments | gone.segments,
+            keep.tiles | gone.tiles,
+            keep.open_edges + gone.open_edges - closed_edges,
+            keep.coats + gone.coats,
+            keep.followers + gone.followers,
+            keep.cities | gone.cities,
+        )
+
+    def _demand(self, cell: Cell) -> Pattern:
+        x, y = cell
+        demands = []
+        for edge in EDGES:
+            dx, dy = EDGE_OFFSETS[edge]
+            neighbour = self.tiles.get((x + dx, y + dy))
+            demands.append(None if neighbour is None else neighbour.edge_kind(OPPOSITE[edge]))
+        return (demands[0], demands[1], demands[2], demands[3])
+
+
+_EDGE_KINDS = (FeatureKind.ROAD, FeatureKind.CITY)
+
+
+def _with_open_edges(feature: Feature, open_edges: int) -> Feature:
+    return Feature(
+        feature.id,
+        feature.kind,
+        feature.segments,
+        feature.tiles,
+        open_edges,
+        feature.coats,
+        feature.followers,
+        feature.cities,
+    )

@@ -1,0 +1,39 @@
+"""Specific exceptions raised by the engine.
+
+Every refusal names its reason in words a player can read; nothing is changed when one is raised.
+"""
+
+
+class EngineError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class OptionError(EngineError):
+    """An unknown preset, an unknown option, or a value the option does not allow."""
+
+
+class IllegalCommand(EngineError):
+    """A well-formed command that the rules do not allow at this point of the game."""
+
+
+class NotYourDecision(IllegalCommand):
+    """The command comes from a seat that is not the one the game waits for."""
+
+
+class GameOver(IllegalCommand):
+    """The game has ended; no further command is accepted."""
+
+
+class MalformedCommand(EngineError):
+    """A command of unknown type, or lacking a required key, or with a key of a wrong type."""
+
+
+class RecordError(EngineError):
+    """A game record that cannot be read, or whose replay stops at an illegal action.
+
+    ``index`` is the 0-based index of the offending action when the record itself was readable.
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index

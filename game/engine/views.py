@@ -1,0 +1,222 @@
+"""What may be shown of a state: the decision the game waits for, and each seat's view.
+
+Hidden information (the order of the tile bag and of the message stack) never appears here: the
+views carry counts only. The drawn tile and a revealed message are public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import Board
+from .messengers import (
+    MESSAGE_POINTS,
+    MESSAGE_TEXT,
+    Figure,
+    action_offer,
+    is_dark,
+    return_targets,
+    space,
+)
+from .presets import PRESET_NAMES
+from .state import (
+    ANY_SEAT,
+    AwaitFinalScores,
+    AwaitFollower,
+    AwaitMessage,
+    AwaitPlacement,
+    AwaitScores,
+    Award,
+    GameState,
+    MergeFigures,
+    Mode,
+    waiting_for,
+)
+from .tiles import FeatureKind
+
+
+def pending(state: GameState) -> dict[str, Any] | None:
+    """Who must decide what now, with the legal choices; None once the game is over.
+
+    ``seat`` is None when any seat may act (entering final scores at a tabletop game).
+    """
+    if state.finished or not state.agenda:
+        return None
+    step = state.agenda[0]
+    seat = waiting_for(state, step)
+    if seat is None:
+        return None
+    result: dict[str, Any] = {"seat": None if seat == ANY_SEAT else seat}
+    if isinstance(step, AwaitPlacement):
+        assert state.board is not None and state.tile is not None
+        cells: dict[tuple[int, int], list[int]] = {}
+        for x, y, rotation in state.board.legal_placements(state.tile):
+            cells.setdefault((x, y), []).append(rotation)
+        result |= {
+            "type": "place_tile",
+            "tile": state.tile,
+            "placements": [
+                {"x": x, "y": y, "rotations": rotations} for (x, y), rotations in cells.items()
+            ],
+        }
+    elif isinstance(step, AwaitFollower):
+        result |= {"type": "place_follower", **follower_spots(state, seat)}
+    elif isinstance(step, Award):
+        result |= {
+            "type": "choose_figure",
+            "points": step.points,
+            "reason": step.reason,
+            "options": figure_options(state, seat, step.points),
+        }
+    elif isinstance(step, MergeFigures):
+        player = state.players[seat]
+        result |= {
+            "type": "choose_figure",
+            "final": True,
+            "points": player.score,
+            "options": figure_options(state, seat, player.score, merge=True),
+        }
+    elif isinstance(step, AwaitMessage):
+        result |= {"type": "resolve_message", **message_choices(state)}
+    elif isinstance(step, AwaitScores):
+        result |= {"type": "end_turn", "extra_tile": step.extra, "anyone_may_score": True}
+        result["may_end_game"] = not step.extra and not state.movements
+    elif isinstance(step, AwaitFinalScores):
+        result |= {"type": "finish", "anyone_may_score": True}
+    return result
+
+
+def follower_spots(state: GameState, seat: int) -> dict[str, Any]:
+    board = state.board
+    assert board is not None and state.last_placed is not None
+    x, y = state.last_placed
+    tile = board.tiles[(x, y)]
+    spots = []
+    if state.players[seat].followers:
+        for index, feature in enumerate(tile.features):
+            if not board.feature_at((x, y, index)).followers:
+                spot: dict[str, Any] = {"feature": feature.kind.value}
+                at = tile.location_name(index)
+                if at is not None:
+                    spot["at"] = at
+                spots.append(spot)
+    return {"x": x, "y": y, "spots": spots, "followers_in_supply": state.players[seat].followers}
+
+
+def figure_options(state: GameState, seat: int, points: int, merge: bool = False) -> list[dict]:
+    """Each figure's current and resulting space, and whether it would land on a dark space."""
+    player = state.players[seat]
+    options = []
+    for figure in Figure:
+        start = player.points_on(figure)
+        total = player.score if merge else start + points
+        options.append(
+            {
+                "figure": figure.value,
+                "from": space(start),
+                "to": space(total),
+                "total": total,
+                "dark": is_dark(total),
+            }
+        )
+    return options
+
+
+def message_choices(state: GameState) -> dict[str, Any]:
+    """The revealed message and what each way of resolving it would give now."""
+    revealed = state.revealed
+    assert revealed is not None
+    choices: list[dict[str, Any]] = [{"choice": "points", "points": MESSAGE_POINTS}]
+    info: dict[str, Any] = {
+        "message": revealed.message,
+        "action": revealed.action.value,
+        "text": MESSAGE_TEXT[revealed.action],
+    }
+    if state.mode is Mode.TABLETOP:
+        choices.append({"choice": "action", "points": None, "entered_at_table": True})
+    elif revealed.action.value == "score_and_return":
+        assert state.board is not None
+        variant = state.options.score_and_return
+        for target in return_targets(state.board, revealed.seat, variant):
+            choices.append(
+                {
+                    "choice": "action",
+                    "points": target.points,
+                    "score_optional": target.score_optional,
+                    **state.board.describe(target.segment),
+                }
+            )
+    else:
+        assert state.board is not None
+        offer = action_offer(state.board, revealed.seat, revealed.action, bool(state.bag))
+        if offer is not None:
+            choice: dict[str, Any] = {"choice": "action", "points": offer.points}
+            if offer.feature is not None:
+                choice["feature"] = state.board.describe(offer.feature)
+            choices.append(choice)
+    return info | {"choices": choices}
+
+
+def board_view(board: Board) -> dict[str, Any]:
+    tiles = [
+        {"x": x, "y": y, "tile": tile.letter, "rotation": tile.rotation}
+        for (x, y), tile in board.tiles.items()
+    ]
+    followers = []
+    for feature in board.features_with_followers():
+        for follower in feature.followers:
+            followers.append({"seat": follower.seat, **board.describe(follower.segment)})
+    completed = [
+        {"feature": feature.kind.value, **board.describe(min(feature.segments))}
+        for feature in board.features.values()
+        if feature.kind in (FeatureKind.ROAD, FeatureKind.CITY) and feature.open_edges == 0
+    ]
+    return {"tiles": tiles, "followers": followers, "completed": completed}
+
+
+def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
+    """What ``seat`` (or a spectator, for None) may see. Every seat sees the same public facts;
+    ``you`` tells a seat which one it is."""
+    result: dict[str, Any] = {
+        "mode": state.mode.value,
+        "preset": state.setup.preset,
+        "preset_name": PRESET_NAMES[state.setup.preset],
+        "options": state.options.to_json(),
+        "version": state.version,
+        "turn": state.turn,
+        "active_seat": state.active,
+        "finished": state.finished,
+        "you": seat,
+        "players": [
+            {
+                "seat": index,
+                "name": player.name,
+                "score": player.score,
+                "meeple": player.meeple,
+                "messenger": player.messenger,
+                "meeple_space": space(player.meeple),
+                "messenger_space": space(player.messenger),
+                "followers": player.followers,
+                "carrier": None if player.carrier is None else player.carrier.value,
+            }
+            for index, player in enumerate(state.players)
+        ],
+        "messages_in_stack": len(state.stack),
+        "revealed": None
+        if state.revealed is None
+        else {
+            "seat": state.revealed.seat,
+            "message": state.revealed.message,
+            "action": state.revealed.action.value,
+            "text": MESSAGE_TEXT[state.revealed.action],
+        },
+        "pending": pending(state),
+    }
+    if state.board is not None:
+        result |= {
+            "board": board_view(state.board),
+            "tile": state.tile,
+            "tiles_left": len(state.bag),
+            "last_placed": None if state.last_placed is None else list(state.last_placed),
+        }
+    return result
