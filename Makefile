@@ -37,6 +37,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy game/engine
 
 format: venv
 	$(BIN)/ruff check --fix .

@@ -13,6 +13,7 @@ new ``GameState``; the state passed in is never touched, so an illegal command c
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -453,11 +454,8 @@ class _Work:
     # Automatic steps -----------------------------------------------------------------------
 
     def start_turn(self, step: StartTurn) -> None:
-        self.active = step.seat
-        self.turn += 1
-        self.turn_figures = {}
-        self.messages_this_turn = 0
-        self.emit("turn_started", seat=step.seat, turn=self.turn)
+        previous, self.active = self.active, step.seat
+        first_event = len(self.events)
         if self.mode is Mode.TABLETOP:
             self.push(OpenRound(True), AwaitScores(), EndRound(), EndTurn())
         elif self.draw_tile():
@@ -470,7 +468,15 @@ class _Work:
                 EndTurn(),
             )
         else:
+            self.active = previous
             self.push(EndGame())
+            return
+        self.turn += 1
+        self.turn_figures = {}
+        self.messages_this_turn = 0
+        self.events.insert(
+            first_event, {"type": "turn_started", "seat": step.seat, "turn": self.turn}
+        )
 
     def draw_tile(self) -> bool:
         """Draw the next tile that fits somewhere, discarding those that fit nowhere."""
@@ -718,8 +724,10 @@ class _Work:
     # Decisions ---------------------------------------------------------------------------------
 
     def decide(self, seat: int, command: cmd.Command) -> None:
-        step = self.agenda[0] if self.agenda else None
-        wanted = waiting_for(self, step) if step is not None else None
+        if not self.agenda:
+            raise IllegalCommand("nothing is waiting for a decision")
+        step = self.agenda[0]
+        wanted = waiting_for(self, step)
         if wanted is None:
             raise IllegalCommand("nothing is waiting for a decision")
         allowed = _ALLOWED[type(step)]
@@ -957,12 +965,4 @@ _DECIDE: Final[dict[type[Step], Any]] = {
 
 
 def _replace(player: PlayerState, **changes: Any) -> PlayerState:
-    values = {
-        "name": player.name,
-        "meeple": player.meeple,
-        "messenger": player.messenger,
-        "followers": player.followers,
-        "carrier": player.carrier,
-    }
-    values.update(changes)
-    return PlayerState(**values)
+    return dataclasses.replace(player, **changes)

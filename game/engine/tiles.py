@@ -240,11 +240,11 @@ Pattern = tuple[str | None, str | None, str | None, str | None]
 """The edge kinds an empty cell demands on its N, E, S and W side (None: no neighbour there)."""
 
 
-def _fits(edges: tuple[str, ...], pattern: Pattern) -> bool:
+def _fits(edges: tuple[str, ...], pattern: tuple[str | None, ...]) -> bool:
     return all(want is None or want == have for want, have in zip(pattern, edges, strict=True))
 
 
-FITTING_ROTATIONS: Final[dict[str, dict[Pattern, tuple[int, ...]]]] = {
+FITTING_ROTATIONS: Final[dict[str, dict[tuple[str | None, ...], tuple[int, ...]]]] = {
     letter: {
         pattern: tuple(
             rotation for rotation in ROTATIONS if _fits(ORIENTED[letter][rotation].edges, pattern)
