@@ -93,6 +93,15 @@ class Board:
             for rotation in fitting[pattern]
         ]
 
+    def legal_cells(self, letter: str) -> list[tuple[Cell, tuple[int, ...]]]:
+        """Each open cell where ``letter`` fits, with the rotations that fit there."""
+        fitting = FITTING_ROTATIONS[letter]
+        return [
+            (cell, fitting[pattern])
+            for cell, pattern in self.open_cells.items()
+            if fitting[pattern]
+        ]
+
     def can_place(self, letter: str) -> bool:
         fitting = FITTING_ROTATIONS[letter]
         return any(fitting[pattern] for pattern in self.open_cells.values())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 from .errors import MalformedCommand
@@ -27,11 +28,16 @@ class Command:
     def to_action(self, seat: int) -> dict[str, Any]:
         """The record action for this command sent by ``seat``."""
         action: dict[str, Any] = {"seat": seat, "type": self.type}
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if value is not None and not (field.name == "score" and value is True):
-                action[field.name] = value
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            if value is not None and not (name == "score" and value is True):
+                action[name] = value
         return action
+
+
+@cache
+def _field_names(cls: type[Command]) -> tuple[str, ...]:
+    return tuple(field.name for field in fields(cls))
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,7 +226,9 @@ def action_offer(
         ]
         if not candidates:
             return None
-        smallest = min(candidates, key=lambda feature: final_value(board, feature))
+        smallest = min(
+            candidates, key=lambda feature: (final_value(board, feature), min(feature.segments))
+        )
         return ActionOffer(final_value(board, smallest), min(smallest.segments))
     if action is _A.COATS_OF_ARMS:
         points = POINTS_PER_COAT_OF_ARMS * sum(
@@ -256,7 +258,7 @@ def action_offer(
 def return_targets(board: Board, seat: int, variant: ScoreAndReturn) -> list[ReturnTarget]:
     """The followers message 8 may pick, per the edition's reading (messengers.md §4)."""
     targets = []
-    for feature in board.features_with_followers():
+    for feature in sorted(board.features_with_followers(), key=lambda f: min(f.segments)):
         majority = holds_majority(feature, seat)
         value = final_value(board, feature)
         for follower in sorted(feature.followers, key=lambda f: f.segment):

@@ -575,7 +575,7 @@ class _Work:
 
     def end_round(self, step: EndRound) -> None:
         movements, self.movements = self.movements or [], None
-        if not self.round_can_draw:
+        if not self.round_can_draw or not any(m.seat == self.active for m in movements):
             return
         seat = self.active
         player = self.players[seat]

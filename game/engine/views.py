@@ -49,14 +49,12 @@ def pending(state: GameState) -> dict[str, Any] | None:
     result: dict[str, Any] = {"seat": None if seat == ANY_SEAT else seat}
     if isinstance(step, AwaitPlacement):
         assert state.board is not None and state.tile is not None
-        cells: dict[tuple[int, int], list[int]] = {}
-        for x, y, rotation in state.board.legal_placements(state.tile):
-            cells.setdefault((x, y), []).append(rotation)
         result |= {
             "type": "place_tile",
             "tile": state.tile,
             "placements": [
-                {"x": x, "y": y, "rotations": rotations} for (x, y), rotations in cells.items()
+                {"x": x, "y": y, "rotations": list(rotations)}
+                for (x, y), rotations in state.board.legal_cells(state.tile)
             ],
         }
     elif isinstance(step, AwaitFollower):
