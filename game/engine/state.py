@@ -791,6 +791,8 @@ class _Work:
             points = self.tabletop_action(revealed, command, then)
         else:
             points = self.board_action(revealed, command, then, resolved)
+        if any(isinstance(step, AwaitScores | DrawExtraTile) for step in then):
+            then[0] = OpenRound(True)
         then.append(EndRound())
         resolved["points"] = points
         self.emit("message_resolved", action=revealed.action.value, **resolved)
@@ -811,6 +813,7 @@ class _Work:
             return 0
         if command.points is None:
             raise IllegalCommand("enter the points the action gave at the table")
+        _check_entered(command.points, least=0)
         if command.points:
             then.append(Award(revealed.seat, command.points, "message", details=details))
         return command.points
@@ -858,6 +861,7 @@ class _Work:
 
     def decide_scores(self, step: AwaitScores, seat: int, command: cmd.Command) -> None:
         if isinstance(command, cmd.Score):
+            _check_entered(command.points, least=1)
             figure = None if command.figure is None else Figure(command.figure)
             award = Award(seat, command.points, "tabletop", figure)
             self.check_figure(award)
@@ -888,6 +892,7 @@ class _Work:
 
     def decide_final_scores(self, step: AwaitFinalScores, seat: int, command: cmd.Command) -> None:
         if isinstance(command, cmd.Score):
+            _check_entered(command.points, least=1)
             carrier = self.players[seat].carrier
             if command.figure is not None and command.figure != carrier:
                 raise IllegalCommand(f"the final points go on the {carrier}")
@@ -962,6 +967,15 @@ _DECIDE: Final[dict[type[Step], Any]] = {
     AwaitScores: _Work.decide_scores,
     AwaitFinalScores: _Work.decide_final_scores,
 }
+
+
+def _check_entered(points: int, least: int) -> None:
+    """Points typed at the table: whole numbers in a plausible range (0 moves no figure, so a
+    ``score`` of 0 is refused rather than recorded)."""
+    if not isinstance(points, int) or isinstance(points, bool):
+        raise IllegalCommand("points must be a whole number")
+    if not least <= points <= cmd.MAX_ENTERED_POINTS:
+        raise IllegalCommand(f"points must be between {least} and {cmd.MAX_ENTERED_POINTS}")
 
 
 def _replace(player: PlayerState, **changes: Any) -> PlayerState:
