@@ -854,7 +854,7 @@ class _Work:
         segment = self.board.segment_named(command.x, command.y, command.feature, command.at)
         for target in return_targets(self.board, seat, self.options.score_and_return):
             if target.segment == segment:
-                if not command.score and not target.score_optional:
+                if not command.score and not target.score_optional and target.points:
                     raise IllegalCommand("this edition does not let you skip the scoring")
                 return target
         raise IllegalCommand("that is not one of your followers that this message may return")
