@@ -242,10 +242,12 @@ class _Placement:
                 )
         open_cells = dict(self.board.open_cells)
         del open_cells[(x, y)]
-        for dx, dy in EDGE_OFFSETS.values():
+        for edge, (dx, dy) in EDGE_OFFSETS.items():
             cell = (x + dx, y + dy)
             if cell not in self.tiles:
-                open_cells[cell] = self._demand(cell)
+                demand = list(open_cells.get(cell, _NO_DEMAND))
+                demand[_FACING_SLOT[edge]] = tile.edge_kind(edge)
+                open_cells[cell] = (demand[0], demand[1], demand[2], demand[3])
         return Board(self.tiles, self.feature_of, self.features, open_cells, self.next_id)
 
     def _new_feature(
@@ -287,17 +289,11 @@ class _Placement:
             keep.cities | gone.cities,
         )
 
-    def _demand(self, cell: Cell) -> Pattern:
-        x, y = cell
-        demands = []
-        for edge in EDGES:
-            dx, dy = EDGE_OFFSETS[edge]
-            neighbour = self.tiles.get((x + dx, y + dy))
-            demands.append(None if neighbour is None else neighbour.edge_kind(OPPOSITE[edge]))
-        return (demands[0], demands[1], demands[2], demands[3])
-
 
 _EDGE_KINDS = (FeatureKind.ROAD, FeatureKind.CITY)
+_NO_DEMAND: Pattern = (None, None, None, None)
+_FACING_SLOT = {edge: EDGES.index(OPPOSITE[edge]) for edge in EDGES}
+"""The slot of a cell's demand pattern that faces a tile placed across ``edge`` from it."""
 
 
 def _with_open_edges(feature: Feature, open_edges: int) -> Feature:

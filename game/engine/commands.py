@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cache
 from typing import Any, ClassVar
 
 from .errors import MalformedCommand
@@ -35,9 +34,14 @@ class Command:
         return action
 
 
-@cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type[Command]) -> tuple[str, ...]:
-    return tuple(field.name for field in fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)

@@ -502,27 +502,18 @@ class _Work:
     def score_placement(self, step: ScorePlacement) -> None:
         assert self.board is not None and self.last_placed is not None
         board, (x, y) = self.board, self.last_placed
-        completed: list[Feature] = []
-        seen: set[int] = set()
+        candidates: dict[int, Feature] = {}
         tile = board.tiles[(x, y)]
-        for index in range(len(tile.features)):
-            feature = board.feature_at((x, y, index))
-            if feature.id not in seen:
-                seen.add(feature.id)
-                completed.append(feature)
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                neighbour = board.tiles.get((x + dx, y + dy))
-                if (dx or dy) and neighbour is not None and neighbour.monastery is not None:
-                    monastery = board.feature_at((x + dx, y + dy, neighbour.monastery))
-                    if monastery.id not in seen:
-                        seen.add(monastery.id)
-                        completed.append(monastery)
-        done = [
-            feature
-            for feature in completed
-            if feature.kind is not FeatureKind.FIELD and board.is_complete(feature)
-        ]
+        for index, printed in enumerate(tile.features):
+            if printed.kind is not FeatureKind.FIELD:
+                feature = board.feature_at((x, y, index))
+                candidates[feature.id] = feature
+        for dx, dy in _AROUND:
+            neighbour = board.tiles.get((x + dx, y + dy))
+            if neighbour is not None and neighbour.monastery is not None:
+                monastery = board.feature_at((x + dx, y + dy, neighbour.monastery))
+                candidates[monastery.id] = monastery
+        done = [feature for feature in candidates.values() if board.is_complete(feature)]
         done.sort(key=lambda feature: (_KIND_ORDER[feature.kind], min(feature.segments)))
         self.push(*(ScoreFeature(feature.id) for feature in done))
 
@@ -907,21 +898,27 @@ ANY_SEAT: Final = -1
 def waiting_for(work: _Work | GameState, step: Step) -> int | None:
     """The seat whose decision ``step`` waits for (``ANY_SEAT`` for anyone), or None if it
     runs by itself."""
-    if isinstance(step, AwaitPlacement | AwaitFollower | AwaitMessage | AwaitScores):
+    kind = type(step)
+    if kind in _ACTIVE_SEAT_DECIDES:
         return work.active
-    if isinstance(step, Award):
+    if kind is Award:
+        assert isinstance(step, Award)
         player = work.players[step.seat]
         if player.carrier is not None or step.figure is not None:
             return None
         if work.options.figure_choice is FigureChoice.PER_TURN and step.seat in work.turn_figures:
             return None
         return step.seat
-    if isinstance(step, MergeFigures):
+    if kind is MergeFigures:
+        assert isinstance(step, MergeFigures)
         return step.seat if step.figure is None else None
-    if isinstance(step, AwaitFinalScores):
+    if kind is AwaitFinalScores:
         return ANY_SEAT
     return None
 
+
+_ACTIVE_SEAT_DECIDES: Final = frozenset({AwaitPlacement, AwaitFollower, AwaitMessage, AwaitScores})
+_AROUND: Final = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 _KIND_ORDER: Final = {
     FeatureKind.ROAD: 0,
