@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import IllegalCommand
 from .tiles import (
@@ -43,13 +44,15 @@ class Follower:
     segment: Segment
 
 
-@dataclass(frozen=True, slots=True)
-class Feature:
+class Feature(NamedTuple):
     """A connected feature on the board.
 
     ``open_edges`` counts the edges of a road or city that face an empty cell: 0 means complete.
     ``cities`` (fields only) holds one segment of each city the field borders; the city's current
     feature is looked up through ``Board.feature_of`` because cities keep merging.
+
+    An immutable named tuple rather than a frozen dataclass: several are built for every tile
+    placed, and a tuple is built several times faster.
     """
 
     id: int
@@ -190,16 +193,7 @@ class Board:
 
 
 def _replace_followers(feature: Feature, followers: tuple[Follower, ...]) -> Feature:
-    return Feature(
-        feature.id,
-        feature.kind,
-        feature.segments,
-        feature.tiles,
-        feature.open_edges,
-        feature.coats,
-        followers,
-        feature.cities,
-    )
+    return feature._replace(followers=followers)
 
 
 class _Placement:
@@ -297,13 +291,4 @@ _FACING_SLOT = {edge: EDGES.index(OPPOSITE[edge]) for edge in EDGES}
 
 
 def _with_open_edges(feature: Feature, open_edges: int) -> Feature:
-    return Feature(
-        feature.id,
-        feature.kind,
-        feature.segments,
-        feature.tiles,
-        open_edges,
-        feature.coats,
-        feature.followers,
-        feature.cities,
-    )
+    return feature._replace(open_edges=open_edges)
