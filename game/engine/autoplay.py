@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import commands as cmd
-from .state import Event, GameState, apply, new_game
+from .state import AwaitPlacement, Event, GameState, apply, new_game
 from .views import pending
 
 TABLETOP_POINTS = (1, 2, 3, 4, 5, 8, 10, 12)
@@ -19,6 +19,10 @@ TABLETOP_POINTS = (1, 2, 3, 4, 5, 8, 10, 12)
 
 def random_command(state: GameState, rng: random.Random) -> tuple[int, cmd.Command]:
     """A random legal (seat, command) for the decision the game waits for."""
+    if state.agenda and type(state.agenda[0]) is AwaitPlacement:
+        assert state.board is not None and state.tile is not None
+        x, y, rotation = rng.choice(state.board.legal_placements(state.tile))
+        return state.active, cmd.PlaceTile(x, y, rotation)
     waiting = pending(state)
     if waiting is None:
         raise ValueError("the game waits for nothing")

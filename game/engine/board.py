@@ -113,9 +113,10 @@ class Board:
         return self.features[self.feature_of[segment]]
 
     def is_complete(self, feature: Feature) -> bool:
-        if feature.kind is FeatureKind.MONASTERY:
+        kind = feature.kind
+        if kind is _MONASTERY:
             return self.monastery_neighbours(feature) == 8
-        if feature.kind is FeatureKind.FIELD:
+        if kind is _FIELD:
             return False
         return feature.open_edges == 0
 
@@ -285,6 +286,8 @@ class _Placement:
 
 
 _EDGE_KINDS = (FeatureKind.ROAD, FeatureKind.CITY)
+_MONASTERY = FeatureKind.MONASTERY
+_FIELD = FeatureKind.FIELD
 _NO_DEMAND: Pattern = (None, None, None, None)
 _FACING_SLOT = {edge: EDGES.index(OPPOSITE[edge]) for edge in EDGES}
 """The slot of a cell's demand pattern that faces a tile placed across ``edge`` from it."""

@@ -389,6 +389,7 @@ class _Work:
     def __init__(self, state: GameState) -> None:
         self.setup = state.setup
         self.options = state.setup.options
+        self.tabletop = state.setup.mode is Mode.TABLETOP
         self.players = list(state.players)
         self.board = state.board
         self.bag = state.bag
@@ -456,7 +457,7 @@ class _Work:
     def start_turn(self, step: StartTurn) -> None:
         previous, self.active = self.active, step.seat
         first_event = len(self.events)
-        if self.mode is Mode.TABLETOP:
+        if self.tabletop:
             self.push(OpenRound(True), AwaitScores(), EndRound(), EndTurn())
         elif self.draw_tile():
             self.push(
@@ -504,10 +505,9 @@ class _Work:
         board, (x, y) = self.board, self.last_placed
         candidates: dict[int, Feature] = {}
         tile = board.tiles[(x, y)]
-        for index, printed in enumerate(tile.features):
-            if printed.kind is not FeatureKind.FIELD:
-                feature = board.feature_at((x, y, index))
-                candidates[feature.id] = feature
+        for index in tile.scorable:
+            feature = board.feature_at((x, y, index))
+            candidates[feature.id] = feature
         for dx, dy in _AROUND:
             neighbour = board.tiles.get((x + dx, y + dy))
             if neighbour is not None and neighbour.monastery is not None:
@@ -582,7 +582,7 @@ class _Work:
             movements,
             {figure: player.points_on(figure) for figure in Figure},
             others,
-            any_order=self.mode is Mode.BOARD,
+            any_order=not self.tabletop,
         )
         self.push(*[DrawMessage()] * min(earned, self.options.messages_per_round))
 
@@ -778,7 +778,7 @@ class _Work:
         if command.choice == "points":
             points = MESSAGE_POINTS
             then.append(Award(seat, points, "message", details=(("choice", "points"),)))
-        elif self.mode is Mode.TABLETOP:
+        elif self.tabletop:
             points = self.tabletop_action(revealed, command, then)
         else:
             points = self.board_action(revealed, command, then, resolved)

@@ -103,6 +103,8 @@ class OrientedTile:
     features: tuple[TileFeature, ...]
     feature_at: MappingProxyType[str, int]
     monastery: int | None
+    scorable: tuple[int, ...]
+    """Indices of the features that can be completed during play (all but fields)."""
 
     def edge_kind(self, edge: str) -> str:
         return self.edges[EDGES.index(edge)]
@@ -226,8 +228,9 @@ def _orient(tile: TileType, rotation: int) -> OrientedTile:
             elif feature.kind is _R:
                 edge_kinds[location] = ROAD_EDGE
     edges = (edge_kinds["N"], edge_kinds["E"], edge_kinds["S"], edge_kinds["W"])
+    scorable = tuple(i for i, feature in enumerate(features) if feature.kind is not _F)
     return OrientedTile(
-        tile.letter, rotation, edges, features, MappingProxyType(feature_at), monastery
+        tile.letter, rotation, edges, features, MappingProxyType(feature_at), monastery, scorable
     )
 
 
