@@ -216,3 +216,31 @@ def test_malformed_commands_are_refused(action):
     """DESIGN.md "Bad input gets a clear error": malformed commands raise MalformedCommand."""
     with pytest.raises(MalformedCommand):
         cmd.parse_command(action)
+
+
+def test_smallest_road_tie_takes_the_first_by_position_and_names_it():
+    """messengers.md §4 Smallest road, Ruling (ties): either tied road may be scored (the points
+    are the same); the engine takes the first in a stable order (by position: x, then y) and
+    says which. Ann's road A = start tile + U east of it (2 tiles); road B = V south of the
+    start tile + V west of that (2 tiles). B's westmost tile (-1, 1) comes first.
+
+              x=-1     x=0      x=1
+        y= 0           D ====== U        road A (Ann on the U)
+        y= 1  V ====== V                 road B (Ann on the V at (0, 1))
+    """
+    from game.engine.board import Board
+    from game.engine.messengers import MessageAction, action_offer
+
+    board = Board.start().place("U", 1, 0, 90)
+    board = board.with_follower(0, board.segment_named(1, 0, "road", "W"))
+    board = board.place("V", 0, 1, 0)
+    board = board.with_follower(0, board.segment_named(0, 1, "road", "W"))
+    board = board.place("V", -1, 1, 180)
+    road_a = board.feature_at(board.segment_named(1, 0, "road", "W"))
+    road_b = board.feature_at(board.segment_named(0, 1, "road", "W"))
+    assert road_a.id != road_b.id
+    assert (len(road_a.tiles), len(road_b.tiles)) == (2, 2)
+    offer = action_offer(board, 0, MessageAction.SMALLEST_ROAD, tiles_left=True)
+    assert offer is not None
+    assert offer.points == 2
+    assert board.describe(offer.feature) == {"x": -1, "y": 1, "feature": "road", "at": "N"}
