@@ -244,3 +244,42 @@ def test_smallest_road_tie_takes_the_first_by_position_and_names_it():
     assert offer is not None
     assert offer.points == 2
     assert board.describe(offer.feature) == {"x": -1, "y": 1, "feature": "road", "at": "N"}
+
+
+@pytest.mark.parametrize(
+    ("mode", "resolution"),
+    [
+        ("board", {"choice": "points", "points": 2}),
+        ("board", {"choice": "points", "x": 0, "y": 0, "feature": "road", "at": "E"}),
+        ("board", {"choice": "action", "points": 6}),
+        ("board", {"choice": "action", "score": False}),
+        ("tabletop", {"choice": "action", "x": 0, "y": 0, "feature": "road", "at": "E"}),
+        ("tabletop", {"choice": "points", "score": False}),
+    ],
+)
+def test_message_keys_that_the_resolution_does_not_use_are_refused(mode, resolution):
+    """record-format.md, targets of resolve_message; docs/engine.md: a key that the chosen way
+    of resolving does not use is refused rather than silently ignored, so that a record never
+    holds it. Ann draws message 6 (c2: 2 points per knight): at the table after entering 5
+    points, on the board after closing the column city of test_messages.py (10 points)."""
+    if mode == "tabletop":
+        g = Game("c2-hig", mode="tabletop", messages=[6, 1, 2, 3, 4, 5, 7, 8])
+        g.score(0, 5, "meeple").end_turn()
+    else:
+        from tests.test_messages import column_game, stack
+
+        g = column_game("c2-hig", stack("c2-hig", "knights"))
+    assert g.pending["type"] == "resolve_message"
+    before = g.state
+    with pytest.raises(IllegalCommand):
+        g.send(cmd.ResolveMessage(**resolution), seat=0)
+    assert g.state is before
+
+
+def test_a_record_action_with_an_unknown_key_is_refused():
+    """record-format.md Actions; DESIGN.md "bad input gets a clear error": an action key that
+    the action type does not take is named in the error, not ignored."""
+    with pytest.raises(MalformedCommand, match="'rotate'"):
+        cmd.parse_command({"type": "place_tile", "x": 0, "y": 1, "rotation": 0, "rotate": 90})
+    with pytest.raises(MalformedCommand, match="needs 'rotation'"):
+        cmd.parse_command({"type": "place_tile", "x": 0, "y": 1})

@@ -7,8 +7,8 @@ deciding seat, which travels beside it (the web layer takes it from the seat's t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Final
 
 from .errors import MalformedCommand
 from .messengers import Figure
@@ -44,6 +44,37 @@ def _field_names(cls: type[Command]) -> tuple[str, ...]:
     return names
 
 
+def _whole(name: str, value: object, *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedCommand(f"{name!r} must be a whole number")
+
+
+def _one_of(name: str, value: object, allowed: frozenset[str], *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if value not in allowed:
+        raise MalformedCommand(f"{name!r} must be one of {', '.join(sorted(allowed))}")
+
+
+_FEATURES: Final = frozenset(kind.value for kind in FeatureKind)
+_LOCATIONS: Final = frozenset(EDGES) | frozenset(HALF_EDGES)
+_FIGURES: Final = frozenset(figure.value for figure in Figure)
+_CHOICES: Final = frozenset({"action", "points"})
+
+
+def _feature_at(feature: object, at: object, *, optional: bool) -> None:
+    _one_of("feature", feature, _FEATURES, optional=optional)
+    if feature == FeatureKind.MONASTERY.value:
+        if at is not None:
+            raise MalformedCommand("a monastery is named without 'at'")
+    elif feature is not None:
+        _one_of("at", at, _LOCATIONS)
+    elif at is not None:
+        raise MalformedCommand("'at' needs a 'feature'")
+
+
 @dataclass(frozen=True, slots=True)
 class PlaceTile(Command):
     type: ClassVar[str] = "place_tile"
@@ -51,12 +82,21 @@ class PlaceTile(Command):
     y: int
     rotation: int
 
+    def __post_init__(self) -> None:
+        _whole("x", self.x)
+        _whole("y", self.y)
+        if self.rotation not in ROTATIONS or isinstance(self.rotation, bool):
+            raise MalformedCommand("'rotation' must be 0, 90, 180 or 270")
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceFollower(Command):
     type: ClassVar[str] = "place_follower"
     feature: str
     at: str | None = None
+
+    def __post_init__(self) -> None:
+        _feature_at(self.feature, self.at, optional=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +108,9 @@ class SkipFollower(Command):
 class ChooseFigure(Command):
     type: ClassVar[str] = "choose_figure"
     figure: str
+
+    def __post_init__(self) -> None:
+        _one_of("figure", self.figure, _FIGURES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +128,33 @@ class ResolveMessage(Command):
     points: int | None = None
     score: bool = True
 
+    def __post_init__(self) -> None:
+        _one_of("choice", self.choice, _CHOICES)
+        _whole("x", self.x, optional=True)
+        _whole("y", self.y, optional=True)
+        _feature_at(self.feature, self.at, optional=True)
+        _whole("points", self.points, optional=True)
+        if self.points is not None and not 0 <= self.points <= MAX_ENTERED_POINTS:
+            raise MalformedCommand(f"'points' must be between 0 and {MAX_ENTERED_POINTS}")
+        if not isinstance(self.score, bool):
+            raise MalformedCommand("'score' must be true or false")
+
+    @property
+    def names_a_follower(self) -> bool:
+        return any(key is not None for key in (self.x, self.y, self.feature, self.at))
+
 
 @dataclass(frozen=True, slots=True)
 class Score(Command):
     type: ClassVar[str] = "score"
     points: int
     figure: str | None = None
+
+    def __post_init__(self) -> None:
+        _whole("points", self.points)
+        if not 1 <= self.points <= MAX_ENTERED_POINTS:
+            raise MalformedCommand(f"'points' must be between 1 and {MAX_ENTERED_POINTS}")
+        _one_of("figure", self.figure, _FIGURES, optional=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,27 +187,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     )
 }
 
-_FEATURES = {kind.value for kind in FeatureKind}
-_LOCATIONS = set(EDGES) | set(HALF_EDGES)
-
-
-def _int(action: Mapping[str, Any], key: str, required: bool = True) -> int | None:
-    value = action.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedCommand(f"{key!r} must be a whole number")
-    return value
-
-
-def _choice(action: Mapping[str, Any], key: str, allowed: set[str], required: bool) -> str | None:
-    value = action.get(key)
-    if value is None and not required:
-        return None
-    if value not in allowed:
-        raise MalformedCommand(f"{key!r} must be one of {', '.join(sorted(allowed))}")
-    return str(value)
-
 
 def parse_command(action: Mapping[str, Any]) -> Command:
     """Read a command from a record action or a client message (the ``seat`` key is ignored).
@@ -160,39 +203,13 @@ def parse_command(action: Mapping[str, Any]) -> Command:
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in COMMAND_TYPES:
         raise MalformedCommand(f"unknown command type {kind!r}")
-    if kind == "place_tile":
-        rotation = _int(action, "rotation")
-        if rotation not in ROTATIONS:
-            raise MalformedCommand("'rotation' must be 0, 90, 180 or 270")
-        return PlaceTile(_int(action, "x"), _int(action, "y"), rotation)  # type: ignore[arg-type]
-    if kind == "place_follower":
-        feature = _choice(action, "feature", _FEATURES, True)
-        at = None if feature == "monastery" else _choice(action, "at", _LOCATIONS, True)
-        return PlaceFollower(feature, at)  # type: ignore[arg-type]
-    if kind == "choose_figure":
-        return ChooseFigure(_choice(action, "figure", {f.value for f in Figure}, True))  # type: ignore[arg-type]
-    if kind == "resolve_message":
-        choice = _choice(action, "choice", {"action", "points"}, True)
-        score = action.get("score", True)
-        if not isinstance(score, bool):
-            raise MalformedCommand("'score' must be true or false")
-        points = _int(action, "points", required=False)
-        if points is not None and not 0 <= points <= MAX_ENTERED_POINTS:
-            raise MalformedCommand(f"'points' must be between 0 and {MAX_ENTERED_POINTS}")
-        feature = _choice(action, "feature", _FEATURES, False)
-        return ResolveMessage(
-            choice,  # type: ignore[arg-type]
-            _int(action, "x", required=False),
-            _int(action, "y", required=False),
-            feature,
-            None if feature == "monastery" else _choice(action, "at", _LOCATIONS, False),
-            points,
-            score,
-        )
-    if kind == "score":
-        points = _int(action, "points")
-        if not 1 <= points <= MAX_ENTERED_POINTS:  # type: ignore[operator]
-            raise MalformedCommand(f"'points' must be between 1 and {MAX_ENTERED_POINTS}")
-        figure = _choice(action, "figure", {f.value for f in Figure}, False)
-        return Score(points, figure)  # type: ignore[arg-type]
-    return COMMAND_TYPES[kind]()
+    cls = COMMAND_TYPES[kind]
+    names = _field_names(cls)
+    unknown = sorted(set(action) - {"type", "seat", *names})
+    if unknown:
+        raise MalformedCommand(f"{kind} takes no {', '.join(repr(key) for key in unknown)}")
+    required = [f.name for f in fields(cls) if f.default is MISSING]
+    missing = [name for name in required if action.get(name) is None]
+    if missing:
+        raise MalformedCommand(f"{kind} needs {', '.join(repr(key) for key in missing)}")
+    return cls(**{name: action[name] for name in names if name in action})

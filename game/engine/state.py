@@ -775,6 +775,7 @@ class _Work:
         chain = self.options.chain
         resolved: Event = {"seat": seat, "message": revealed.message, "choice": command.choice}
         then: list[Step] = [OpenRound(chain)]
+        self.check_message_keys(revealed, command)
         if command.choice == "points":
             points = MESSAGE_POINTS
             then.append(Award(seat, points, "message", details=(("choice", "points"),)))
@@ -792,6 +793,28 @@ class _Work:
         self.agenda.pop(0)
         self.push(*then)
 
+    def check_message_keys(self, revealed: Revealed, command: cmd.ResolveMessage) -> None:
+        """Refuse keys that the chosen way of resolving does not use, so that a record never
+        holds a key that was silently ignored."""
+        message_8 = revealed.action is MessageAction.SCORE_AND_RETURN
+        if command.choice == "points":
+            if command.names_a_follower or command.points is not None or not command.score:
+                raise IllegalCommand('"2 points" takes no follower, points or score')
+            return
+        if not command.score and not message_8:
+            raise IllegalCommand("only message 8 may return a follower without scoring")
+        if self.tabletop:
+            if command.names_a_follower:
+                raise IllegalCommand("at a tabletop game the action takes the points counted")
+            if revealed.action is MessageAction.EXTRA_TILE and command.points is not None:
+                raise IllegalCommand("the extra tile's points are entered after it is placed")
+            if not command.score and command.points:
+                raise IllegalCommand('"score": false returns the follower for 0 points')
+        elif command.points is not None:
+            raise IllegalCommand("the app computes the action's points from the board")
+        elif command.names_a_follower and not message_8:
+            raise IllegalCommand(f"the action of message {revealed.message} takes no follower")
+
     def tabletop_action(
         self, revealed: Revealed, command: cmd.ResolveMessage, then: list[Step]
     ) -> int:
@@ -801,6 +824,8 @@ class _Work:
                 self.extra_turns += 1
             else:
                 then.append(AwaitScores(extra=True))
+            return 0
+        if command.points is None and not command.score:
             return 0
         if command.points is None:
             raise IllegalCommand("enter the points the action gave at the table")

@@ -13,6 +13,7 @@ from .messengers import (
     MESSAGE_POINTS,
     MESSAGE_TEXT,
     Figure,
+    MessageAction,
     action_offer,
     is_dark,
     return_targets,
@@ -131,7 +132,10 @@ def message_choices(state: GameState) -> dict[str, Any]:
         "text": MESSAGE_TEXT[revealed.action],
     }
     if state.mode is Mode.TABLETOP:
-        choices.append({"choice": "action", "points": None, "entered_at_table": True})
+        if revealed.action is MessageAction.EXTRA_TILE:
+            choices.append({"choice": "action", "points": 0})
+        else:
+            choices.append({"choice": "action", "points": None, "entered_at_table": True})
     elif revealed.action.value == "score_and_return":
         assert state.board is not None
         variant = state.options.score_and_return
