@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import IllegalCommand
 from .tiles import (
@@ -198,7 +198,11 @@ def _replace_followers(feature: Feature, followers: tuple[Follower, ...]) -> Fea
 
 
 class _Placement:
-    """One tile placement, building the next board's mappings from copies of the current ones."""
+    """One tile placement, building the next board's mappings from copies of the current ones.
+
+    The geometry it needs (new features, connections across each edge, demands on the
+    neighbouring cells) is precomputed per tile and rotation in ``_GEOMETRY``.
+    """
 
     def __init__(self, board: Board, tile: OrientedTile, x: int, y: int) -> None:
         self.board = board
@@ -211,70 +215,58 @@ class _Placement:
 
     def run(self) -> Board:
         x, y, tile = self.x, self.y, self.tile
-        self.tiles[(x, y)] = tile
-        for index, feature in enumerate(tile.features):
-            open_edges = len(feature.locations) if feature.kind in _EDGE_KINDS else 0
-            cities = frozenset((x, y, city) for city in feature.touches)
-            self._new_feature(feature.kind, (x, y, index), open_edges, feature.coat_of_arms, cities)
-        for edge, (dx, dy) in EDGE_OFFSETS.items():
-            neighbour = self.tiles.get((x + dx, y + dy))
+        tiles, feature_of, features = self.tiles, self.feature_of, self.features
+        tiles[(x, y)] = tile
+        geometry = _GEOMETRY[tile.letter][tile.rotation]
+        cell = (x, y)
+        feature_id = self.next_id
+        for index, kind, open_edges, coats, touches in geometry.new_features:
+            segment = (x, y, index)
+            feature_of[segment] = feature_id
+            features[feature_id] = Feature(
+                feature_id,
+                kind,
+                frozenset((segment,)),
+                frozenset((cell,)),
+                open_edges,
+                coats,
+                (),
+                frozenset((x, y, city) for city in touches),
+            )
+            feature_id += 1
+        self.next_id = feature_id
+        for dx, dy, connections in geometry.links:
+            neighbour = tiles.get((x + dx, y + dy))
             if neighbour is None:
                 continue
-            kind = tile.edge_kind(edge)
-            if kind == "F" or kind == "R":
-                for side in "LR":
-                    half = edge + side
-                    self._merge(
-                        (x, y, tile.feature_at[half]),
-                        (x + dx, y + dy, neighbour.feature_at[facing_half_edge(half)]),
-                        0,
-                    )
-            if kind != "F":
-                self._merge(
-                    (x, y, tile.feature_at[edge]),
-                    (x + dx, y + dy, neighbour.feature_at[OPPOSITE[edge]]),
-                    2,
-                )
+            feature_at = neighbour.feature_at
+            for own, location, closed_edges in connections:
+                self._merge((x, y, own), (x + dx, y + dy, feature_at[location]), closed_edges)
         open_cells = dict(self.board.open_cells)
-        del open_cells[(x, y)]
-        for edge, (dx, dy) in EDGE_OFFSETS.items():
-            cell = (x + dx, y + dy)
-            if cell not in self.tiles:
-                demand = list(open_cells.get(cell, _NO_DEMAND))
-                demand[_FACING_SLOT[edge]] = tile.edge_kind(edge)
-                open_cells[cell] = (demand[0], demand[1], demand[2], demand[3])
-        return Board(self.tiles, self.feature_of, self.features, open_cells, self.next_id)
-
-    def _new_feature(
-        self, kind: FeatureKind, segment: Segment, open_edges: int, coat: bool, cities: frozenset
-    ) -> None:
-        feature_id = self.next_id
-        self.next_id += 1
-        self.feature_of[segment] = feature_id
-        self.features[feature_id] = Feature(
-            feature_id,
-            kind,
-            frozenset((segment,)),
-            frozenset((segment[:2],)),
-            open_edges,
-            int(coat),
-            (),
-            cities,
-        )
+        del open_cells[cell]
+        for dx, dy, slot, edge_kind in geometry.demands:
+            around = (x + dx, y + dy)
+            if around not in tiles:
+                demand = list(open_cells.get(around, _NO_DEMAND))
+                demand[slot] = edge_kind
+                open_cells[around] = (demand[0], demand[1], demand[2], demand[3])
+        return Board(tiles, feature_of, features, open_cells, self.next_id)
 
     def _merge(self, ours: Segment, theirs: Segment, closed_edges: int) -> None:
-        a = self.features[self.feature_of[ours]]
-        b = self.features[self.feature_of[theirs]]
+        features, feature_of = self.features, self.feature_of
+        a = features[feature_of[ours]]
+        b = features[feature_of[theirs]]
         if a.id == b.id:
             if closed_edges:
-                self.features[a.id] = _with_open_edges(a, a.open_edges - closed_edges)
+                features[a.id] = a._replace(open_edges=a.open_edges - closed_edges)
             return
         keep, gone = (a, b) if len(a.segments) >= len(b.segments) else (b, a)
+        keep_id = keep.id
         for segment in gone.segments:
-            self.feature_of[segment] = keep.id
-        del self.features[gone.id]
-        self.features[keep.id] = Feature(
-            keep.id,
+            feature_of[segment] = keep_id
+        del features[gone.id]
+        features[keep_id] = Feature(
+            keep_id,
             keep.kind,
             keep.segments | gone.segments,
             keep.tiles | gone.tiles,
@@ -285,12 +277,55 @@ class _Placement:
         )
 
 
+class _Geometry(NamedTuple):
+    """What placing one tile in one rotation needs, computed once.
+
+    ``new_features``: (index, kind, open edges, coats, indices of bordered cities) per feature;
+    ``links``: per edge, the neighbour's offset and (own feature, the neighbour's location facing
+    it, edges closed by joining); ``demands``: per edge, the neighbouring cell's offset, the slot
+    of its demand pattern that faces this tile, and the edge kind it must match.
+    """
+
+    new_features: tuple[tuple[int, FeatureKind, int, int, tuple[int, ...]], ...]
+    links: tuple[tuple[int, int, tuple[tuple[int, str, int], ...]], ...]
+    demands: tuple[tuple[int, int, int, str], ...]
+
+
+def _geometry(tile: OrientedTile) -> _Geometry:
+    new_features = tuple(
+        (
+            index,
+            feature.kind,
+            len(feature.locations) if feature.kind in _EDGE_KINDS else 0,
+            int(feature.coat_of_arms),
+            feature.touches,
+        )
+        for index, feature in enumerate(tile.features)
+    )
+    links = []
+    demands = []
+    for edge, (dx, dy) in EDGE_OFFSETS.items():
+        kind = tile.edge_kind(edge)
+        connections: list[tuple[int, str, int]] = []
+        if kind in ("F", "R"):
+            for side in "LR":
+                half = edge + side
+                connections.append((tile.feature_at[half], facing_half_edge(half), 0))
+        if kind != "F":
+            connections.append((tile.feature_at[edge], OPPOSITE[edge], 2))
+        links.append((dx, dy, tuple(connections)))
+        demands.append((dx, dy, EDGES.index(OPPOSITE[edge]), kind))
+    return _Geometry(new_features, tuple(links), tuple(demands))
+
+
 _EDGE_KINDS = (FeatureKind.ROAD, FeatureKind.CITY)
 _MONASTERY = FeatureKind.MONASTERY
 _FIELD = FeatureKind.FIELD
 _NO_DEMAND: Pattern = (None, None, None, None)
-_FACING_SLOT = {edge: EDGES.index(OPPOSITE[edge]) for edge in EDGES}
-"""The slot of a cell's demand pattern that faces a tile placed across ``edge`` from it."""
+_GEOMETRY: Final = {
+    letter: {rotation: _geometry(oriented) for rotation, oriented in by_rotation.items()}
+    for letter, by_rotation in ORIENTED.items()
+}
 
 
 def _with_open_edges(feature: Feature, open_edges: int) -> Feature:

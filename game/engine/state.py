@@ -278,6 +278,33 @@ class GameState:
         )
 
 
+_STATE_FIELD_ORDER: Final = (
+    "setup",
+    "players",
+    "board",
+    "bag",
+    "stack",
+    "active",
+    "turn",
+    "tile",
+    "last_placed",
+    "agenda",
+    "movements",
+    "round_can_draw",
+    "turn_figures",
+    "messages_this_turn",
+    "extra_turns",
+    "revealed",
+    "finished",
+    "log",
+)
+assert tuple(field.name for field in dataclasses.fields(GameState)) == _STATE_FIELD_ORDER
+_STATE_ASSIGNERS: Final = tuple(getattr(GameState, name).__set__ for name in _STATE_FIELD_ORDER)
+"""Each field's slot setter: ``_Work.freeze`` builds a state through them, skipping the frozen
+dataclass's checked assignment of every field, which costs more than a simple command's work."""
+_new_state = object.__new__
+
+
 def new_game(
     players: Sequence[str],
     preset: str,
@@ -409,26 +436,33 @@ class _Work:
         self.events: list[Event] = []
 
     def freeze(self, log: tuple[Mapping[str, Any], ...]) -> GameState:
-        return GameState(
-            setup=self.setup,
-            players=tuple(self.players),
-            board=self.board,
-            bag=self.bag,
-            stack=self.stack,
-            active=self.active,
-            turn=self.turn,
-            tile=self.tile,
-            last_placed=self.last_placed,
-            agenda=tuple(self.agenda),
-            movements=None if self.movements is None else tuple(self.movements),
-            round_can_draw=self.round_can_draw,
-            turn_figures=MappingProxyType(self.turn_figures),
-            messages_this_turn=self.messages_this_turn,
-            extra_turns=self.extra_turns,
-            revealed=self.revealed,
-            finished=self.finished,
-            log=log,
-        )
+        state = _new_state(GameState)
+        for assign, value in zip(
+            _STATE_ASSIGNERS,
+            (
+                self.setup,
+                tuple(self.players),
+                self.board,
+                self.bag,
+                self.stack,
+                self.active,
+                self.turn,
+                self.tile,
+                self.last_placed,
+                tuple(self.agenda),
+                None if self.movements is None else tuple(self.movements),
+                self.round_can_draw,
+                MappingProxyType(self.turn_figures),
+                self.messages_this_turn,
+                self.extra_turns,
+                self.revealed,
+                self.finished,
+                log,
+            ),
+            strict=True,
+        ):
+            assign(state, value)
+        return state
 
     @property
     def mode(self) -> Mode:
