@@ -413,6 +413,29 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
 class _Work:
     """A mutable copy of a state, changed by one command and then frozen."""
 
+    __slots__ = (
+        "setup",
+        "options",
+        "tabletop",
+        "players",
+        "board",
+        "bag",
+        "stack",
+        "active",
+        "turn",
+        "tile",
+        "last_placed",
+        "agenda",
+        "movements",
+        "round_can_draw",
+        "turn_figures",
+        "messages_this_turn",
+        "extra_turns",
+        "revealed",
+        "finished",
+        "events",
+    )
+
     def __init__(self, state: GameState) -> None:
         self.setup = state.setup
         self.options = state.setup.options

@@ -105,17 +105,16 @@ class OrientedTile:
     monastery: int | None
     scorable: tuple[int, ...]
     """Indices of the features that can be completed during play (all but fields)."""
+    names: tuple[str | None, ...]
+    """Per feature, its first location in clockwise order from north (None for a monastery)."""
 
     def edge_kind(self, edge: str) -> str:
         return self.edges[EDGES.index(edge)]
 
     def location_name(self, index: int) -> str | None:
-        """The first location of feature ``index`` in board orientation (None for a monastery)."""
-        locations = self.features[index].locations
-        if not locations:
-            return None
-        order = EDGES if self.features[index].kind is not FeatureKind.FIELD else HALF_EDGES
-        return min(locations, key=order.index)
+        """The first location of feature ``index`` in board orientation (None for a monastery):
+        the ``at`` that events and views use to name it."""
+        return self.names[index]
 
 
 _R, _C, _M, _F = FeatureKind.ROAD, FeatureKind.CITY, FeatureKind.MONASTERY, FeatureKind.FIELD
@@ -229,8 +228,21 @@ def _orient(tile: TileType, rotation: int) -> OrientedTile:
                 edge_kinds[location] = ROAD_EDGE
     edges = (edge_kinds["N"], edge_kinds["E"], edge_kinds["S"], edge_kinds["W"])
     scorable = tuple(i for i, feature in enumerate(features) if feature.kind is not _F)
+    names = tuple(
+        min(feature.locations, key=(HALF_EDGES if feature.kind is _F else EDGES).index)
+        if feature.locations
+        else None
+        for feature in features
+    )
     return OrientedTile(
-        tile.letter, rotation, edges, features, MappingProxyType(feature_at), monastery, scorable
+        tile.letter,
+        rotation,
+        edges,
+        features,
+        MappingProxyType(feature_at),
+        monastery,
+        scorable,
+        names,
     )
 
 
