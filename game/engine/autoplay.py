@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import commands as cmd
-from .state import AwaitPlacement, Event, GameState, apply, new_game
+from .agenda import AwaitPlacement
+from .state import Event, GameState, apply, new_game
 from .views import pending
 
 TABLETOP_POINTS = (1, 2, 3, 4, 5, 8, 10, 12)

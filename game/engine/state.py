@@ -22,7 +22,30 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from . import commands as cmd
-from .board import Board, Feature, Follower, Segment
+from .agenda import (
+    AwaitFinalScores,
+    AwaitFollower,
+    AwaitMessage,
+    AwaitPlacement,
+    AwaitScores,
+    Award,
+    CloseGame,
+    DrawExtraTile,
+    DrawMessage,
+    EndGame,
+    EndRound,
+    EndTurn,
+    FinalScoring,
+    MergeFigures,
+    OpenRound,
+    ReturnFollower,
+    ReturnFollowers,
+    ScoreFeature,
+    ScorePlacement,
+    StartTurn,
+    Step,
+)
+from .board import Board, Feature, Follower
 from .errors import GameOver, IllegalCommand, NotYourDecision, OptionError
 from .messengers import (
     MESSAGE_POINTS,
@@ -76,130 +99,6 @@ class PlayerState:
 
     def points_on(self, figure: Figure) -> int:
         return self.meeple if figure is Figure.MEEPLE else self.messenger
-
-
-# Agenda steps ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One entry of the turn's agenda."""
-
-
-@dataclass(frozen=True, slots=True)
-class StartTurn(Step):
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class OpenRound(Step):
-    """A round of scoring begins; ``can_draw``: whether it may earn a message."""
-
-    can_draw: bool
-
-
-@dataclass(frozen=True, slots=True)
-class EndRound(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitPlacement(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitFollower(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class ScorePlacement(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreFeature(Step):
-    feature_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class Award(Step):
-    """``seat`` scores ``points``; a figure must take them (asked of the seat when needed)."""
-
-    seat: int
-    points: int
-    reason: str
-    figure: Figure | None = None
-    details: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ReturnFollowers(Step):
-    feature_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReturnFollower(Step):
-    segment: Segment
-
-
-@dataclass(frozen=True, slots=True)
-class DrawMessage(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitMessage(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class DrawExtraTile(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitScores(Step):
-    """Tabletop: any seat enters points; the active seat ends the round (``end_turn``).
-
-    ``extra``: the round of an extra tile placed because of a message (not the turn's own).
-    """
-
-    extra: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class EndGame(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class MergeFigures(Step):
-    """At the end, ``seat`` puts both figures' points on one (``figure`` None: asked)."""
-
-    seat: int
-    figure: Figure | None
-
-
-@dataclass(frozen=True, slots=True)
-class FinalScoring(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitFinalScores(Step):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class CloseGame(Step):
-    pass
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .agenda import (
+    AwaitFinalScores,
+    AwaitFollower,
+    AwaitMessage,
+    AwaitPlacement,
+    AwaitScores,
+    Award,
+    MergeFigures,
+)
 from .board import Board
 from .messengers import (
     MESSAGE_POINTS,
@@ -20,19 +29,7 @@ from .messengers import (
     space,
 )
 from .presets import PRESET_NAMES
-from .state import (
-    ANY_SEAT,
-    AwaitFinalScores,
-    AwaitFollower,
-    AwaitMessage,
-    AwaitPlacement,
-    AwaitScores,
-    Award,
-    GameState,
-    MergeFigures,
-    Mode,
-    waiting_for,
-)
+from .state import ANY_SEAT, GameState, Mode, waiting_for
 from .tiles import FeatureKind
 
 
