@@ -313,25 +313,9 @@ class _Work:
     """A mutable copy of a state, changed by one command and then frozen."""
 
     __slots__ = (
-        "setup",
+        *(name for name in _STATE_FIELD_ORDER if name != "log"),
         "options",
         "tabletop",
-        "players",
-        "board",
-        "bag",
-        "stack",
-        "active",
-        "turn",
-        "tile",
-        "last_placed",
-        "agenda",
-        "movements",
-        "round_can_draw",
-        "turn_figures",
-        "messages_this_turn",
-        "extra_turns",
-        "revealed",
-        "finished",
         "events",
     )
 
