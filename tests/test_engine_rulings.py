@@ -283,3 +283,11 @@ def test_a_record_action_with_an_unknown_key_is_refused():
         cmd.parse_command({"type": "place_tile", "x": 0, "y": 1, "rotation": 0, "rotate": 90})
     with pytest.raises(MalformedCommand, match="needs 'rotation'"):
         cmd.parse_command({"type": "place_tile", "x": 0, "y": 1})
+
+
+def test_a_command_that_is_not_a_command_is_refused():
+    """DESIGN.md "malformed JSON ... gets a clear error": apply refuses a raw dictionary (the
+    web layer must parse it first) with a MalformedCommand."""
+    g = Game("c2-hig", tiles=["E"])
+    with pytest.raises(MalformedCommand):
+        apply(g.state, 0, {"type": "place_tile", "x": 0, "y": -1, "rotation": 180})

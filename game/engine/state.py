@@ -46,7 +46,7 @@ from .agenda import (
     Step,
 )
 from .board import Board, Feature, Follower
-from .errors import GameOver, IllegalCommand, NotYourDecision, OptionError
+from .errors import GameOver, IllegalCommand, MalformedCommand, NotYourDecision, OptionError
 from .messengers import (
     MESSAGE_POINTS,
     MESSAGE_SETS,
@@ -197,7 +197,8 @@ _STATE_FIELD_ORDER: Final = (
     "finished",
     "log",
 )
-assert tuple(field.name for field in dataclasses.fields(GameState)) == _STATE_FIELD_ORDER
+if tuple(field.name for field in dataclasses.fields(GameState)) != _STATE_FIELD_ORDER:
+    raise RuntimeError("_STATE_FIELD_ORDER must list GameState's fields in their order")
 _STATE_ASSIGNERS: Final = tuple(getattr(GameState, name).__set__ for name in _STATE_FIELD_ORDER)
 """Each field's slot setter: ``_Work.freeze`` builds a state through them, skipping the frozen
 dataclass's checked assignment of every field, which costs more than a simple command's work."""
@@ -296,6 +297,8 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
     Raises an ``IllegalCommand`` (naming the reason) when the rules do not allow it now; the
     given state is unchanged either way.
     """
+    if not isinstance(command, cmd.Command):
+        raise MalformedCommand("a command must be built with commands.parse_command")
     if state.finished:
         raise GameOver("the game is over")
     if not isinstance(seat, int) or not 0 <= seat < len(state.players):
