@@ -132,6 +132,17 @@ def followers_on_board(g: Game) -> list[tuple]:
     return sorted(found)
 
 
+def act_and_check(g: Game, figure: str, *, paid: int, scores: tuple[int, int]) -> None:
+    """Resolve the revealed message by its action onto ``figure``; check that it paid ``paid``,
+    the two scores after it, and that every follower stayed where it was."""
+    board_before = followers_on_board(g)
+    g.resolve("action")
+    choose(g, figure)
+    assert (g.player(0).score, g.player(1).score) == scores
+    assert_paid(g, paid)
+    assert followers_on_board(g) == board_before
+
+
 def last_resolution(g: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The last message_resolved event and the points events with reason "message" that it
     produced (those before the next message is drawn or the next turn begins)."""
@@ -518,13 +529,7 @@ def test_coats_of_arms_each_city_once(preset):
     with Bob's city); knights stay."""
     g = coats_game(preset, stack(preset, "coats_of_arms"))
     assert only_action(g) == {"choice": "action", "points": 4}
-    board_before = followers_on_board(g)
-    g.resolve("action")
-    choose(g, "messenger")
-    assert g.player(0).score == 14
-    assert g.player(1).score == 0
-    assert_paid(g, 4)
-    assert followers_on_board(g) == board_before
+    act_and_check(g, "messenger", paid=4, scores=(14, 0))
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -566,14 +571,8 @@ def test_knights_count_followers_not_cities(preset):
     one city -> 4 (Bob's knight does not count); they stay."""
     g = coats_game(preset, stack(preset, "knights"))
     assert only_action(g) == {"choice": "action", "points": 4}
-    board_before = followers_on_board(g)
     supply = g.player(0).followers
-    g.resolve("action")
-    choose(g, "messenger")
-    assert g.player(0).score == 14
-    assert g.player(1).score == 0
-    assert_paid(g, 4)
-    assert followers_on_board(g) == board_before
+    act_and_check(g, "messenger", paid=4, scores=(14, 0))
     assert g.player(0).followers == supply
 
 
@@ -613,14 +612,8 @@ def test_farmers_count_every_farmer_of_yours(preset):
     g.place(-1, 0, 90).follower("field", "SL")
     close_column(g)
     assert only_action(g) == {"choice": "action", "points": 4}
-    board_before = followers_on_board(g)
-    assert [seat for seat, *_ in board_before].count(0) == 2
-    g.resolve("action")
-    choose(g, "messenger")
-    assert g.player(0).score == 14
-    assert g.player(1).score == 0
-    assert_paid(g, 4)
-    assert followers_on_board(g) == board_before
+    assert [seat for seat, *_ in followers_on_board(g)].count(0) == 2
+    act_and_check(g, "messenger", paid=4, scores=(14, 0))
 
 
 @pytest.mark.parametrize("preset", PRESETS)

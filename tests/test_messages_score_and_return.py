@@ -102,6 +102,17 @@ def resolve_8(g: Game, where: dict, **extra) -> tuple[int, Game]:
     return index, g
 
 
+def return_anns_road_follower_for_nothing(g: Game) -> None:
+    """On Bob's road, resolve message 8 with Ann's road follower: it pays 0, scores stay
+    (10, 0), that follower alone returns and every other follower stays."""
+    board = followers_on_board(g)
+    index, _ = resolve_8(g, ANN_ROAD_AT_1_0)
+    assert_paid(g, 0)
+    assert (g.player(0).score, g.player(1).score) == (10, 0)
+    assert returned_since(g, index) == [{"type": "follower_returned", "seat": 0, **ANN_ROAD_AT_1_0}]
+    assert followers_on_board(g) == without(board, 0, ANN_ROAD_AT_1_0)
+
+
 def test_boards_as_drawn():
     """The two boards hold the followers the module docstring says (a check of the layouts)."""
     assert followers_on_board(bobs_road("c2-hig")) == [
@@ -231,12 +242,7 @@ def test_score_if_majority_returns_a_follower_without_majority_for_nothing():
     assert by_place(action_choices(g)) == by_place(
         [target(ANN_FARMER_F, 3, False), target(ANN_ROAD_AT_1_0, 0, False)]
     )
-    board = followers_on_board(g)
-    index, _ = resolve_8(g, ANN_ROAD_AT_1_0)
-    assert_paid(g, 0)
-    assert (g.player(0).score, g.player(1).score) == (10, 0)
-    assert returned_since(g, index) == [{"type": "follower_returned", "seat": 0, **ANN_ROAD_AT_1_0}]
-    assert followers_on_board(g) == without(board, 0, ANN_ROAD_AT_1_0)
+    return_anns_road_follower_for_nothing(g)
     # Nothing left to decide in Ann's turn: Bob's turn.
     assert g.pending["type"] == "place_tile" and g.pending["seat"] == 1
 
@@ -338,12 +344,7 @@ def test_majority_or_return_any_returns_any_follower_without_majority():
     g = bobs_road("c3")
     offered = {(c["x"], c["y"], c["feature"]): c["points"] for c in action_choices(g)}
     assert offered == {(1, 0, "road"): 0, (0, -1, "field"): 3}
-    board = followers_on_board(g)
-    index, _ = resolve_8(g, ANN_ROAD_AT_1_0)
-    assert_paid(g, 0)
-    assert (g.player(0).score, g.player(1).score) == (10, 0)
-    assert returned_since(g, index) == [{"type": "follower_returned", "seat": 0, **ANN_ROAD_AT_1_0}]
-    assert followers_on_board(g) == without(board, 0, ANN_ROAD_AT_1_0)
+    return_anns_road_follower_for_nothing(g)
 
 
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig", "c2-zmg", "c3"))
