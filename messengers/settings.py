@@ -8,6 +8,9 @@ DEBUG           "1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off" (on by default)
 ALLOWED_HOSTS   comma-separated host names (localhost, 127.0.0.1 and [::1] by default)
 DATABASE_URL    postgres://USER:PASSWORD@HOST:PORT/NAME (SQLite at BASE_DIR/db.sqlite3 if unset)
 REDIS_URL       redis://HOST:PORT/DB for the channel layer (in-memory if unset)
+MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
+                test-only: comma-separated tile letters / message numbers that every new game
+                uses instead of a shuffle
 """
 
 import os
@@ -38,6 +41,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+SQLITE_OPTIONS = {
+    # One writer at a time, waiting rather than failing: SQLite's write lock serialises a
+    # table's commands where PostgreSQL uses the row lock.
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def database_from_url(url: str) -> dict[str, object]:
     """Turn a DATABASE_URL into a Django DATABASES entry.
 
@@ -63,6 +75,7 @@ def database_from_url(url: str) -> dict[str, object]:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": path or str(BASE_DIR / "db.sqlite3"),
+            "OPTIONS": SQLITE_OPTIONS,
         }
     raise ImproperlyConfigured(f"Unsupported DATABASE_URL scheme: {parts.scheme!r}")
 
@@ -100,7 +113,7 @@ ROOT_URLCONF = "messengers.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -122,6 +135,7 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": BASE_DIR / "db.sqlite3",
+            "OPTIONS": SQLITE_OPTIONS,
         }
     }
 
@@ -136,6 +150,21 @@ if _redis_url:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# A seat's token lives in the session; signed cookies keep sessions out of the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
+
+
+def env_sequence(name: str) -> list[str] | None:
+    value = os.environ.get(name, "").strip()
+    return [item.strip() for item in value.split(",") if item.strip()] if value else None
+
+
+# Test-only: fixed orders for every new game (comma-separated tile letters / message numbers), so
+# that browser tests can play a known short game. Unset in production: games are shuffled.
+FIXED_TILES = env_sequence("MESSENGERS_FIXED_TILES")
+FIXED_MESSAGES = env_sequence("MESSENGERS_FIXED_MESSAGES")
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -149,7 +178,6 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
