@@ -1,1 +1,101 @@
-"""Database models for the game app (none yet)."""
+"""Tables, seats and the append-only log of applied commands.
+
+A table's game state is not stored as such: its setup (fixed when the game starts) and its log
+replay to it, exactly as a game record does. ``version`` is the number of log entries.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Table(models.Model):
+    """A game table, from its lobby to the end of the game."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby"
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    code = models.CharField(max_length=16, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    preset = models.CharField(max_length=16)
+    overrides = models.JSONField(default=dict, blank=True)
+    """House rules: single options that differ from the preset."""
+    mode = models.CharField(max_length=16, default="board")
+    max_seats = models.PositiveSmallIntegerField(default=4)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
+    setup = models.JSONField(null=True, blank=True)
+    """The record's head once the game has started: players, resolved options, seed, orders."""
+    version = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.preset}, {self.status})"
+
+
+class Seat(models.Model):
+    """A player's place at a table; ``token`` is the secret that lets a browser act for it."""
+
+    class Preference(models.TextChoices):
+        ASK = "ask"
+        MEEPLE = "meeple"
+        MESSENGER = "messenger"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=20)
+    colour = models.CharField(max_length=16)
+    token = models.CharField(max_length=64, unique=True)
+    preference = models.CharField(max_length=16, choices=Preference.choices, default=Preference.ASK)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "colour"], name="one_colour_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} seat {self.index}: {self.name}"
+
+
+class LogEntry(models.Model):
+    """One applied command: the record action, what it caused, and who sent it.
+
+    Rows are only ever added. ``index`` is the table's version before the command.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="log")
+    index = models.PositiveIntegerField()
+    action = models.JSONField()
+    """The record action, with its seat."""
+    events = models.JSONField(default=list)
+    command_id = models.CharField(max_length=64, blank=True, default="")
+    """The client's id of the command; empty for choices the server made from a preference."""
+    automatic = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_entry_per_version"),
+        ]
+        indexes = [models.Index(fields=["table", "command_id"], name="log_command_id")]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} #{self.index}: {self.action.get('type')}"
+
+
+class Connection(models.Model):
+    """An open websocket, so that every process can tell which seats are connected.
+
+    A process that dies leaves its rows behind; they stop counting once ``seen`` is older than
+    the presence timeout, since live connections refresh it with their pings.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    channel = models.CharField(max_length=200, unique=True)
+    seen = models.DateTimeField()

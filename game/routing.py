@@ -1,5 +1,9 @@
 """WebSocket routes for the game app, mounted by messengers.asgi."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from .consumers import TableConsumer
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    path("ws/t/<str:code>", TableConsumer.as_asgi()),
+]

@@ -1,11 +1,15 @@
-"""HTTP routes for the game app."""
+"""HTTP routes for the game app (docs/protocol.md, "Pages")."""
 
 from django.urls import path
 
 from . import views
 
-app_name = "game"
-
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tables", views.create, name="create"),
+    path("t/<str:code>", views.table, name="table"),
+    path("t/<str:code>/join", views.join, name="join"),
+    path("t/<str:code>/rejoin/<str:token>", views.rejoin, name="rejoin"),
+    path("t/<str:code>/projector", views.projector, name="projector"),
+    path("t/<str:code>/record.json", views.record, name="record"),
 ]

@@ -1,10 +1,186 @@
-"""HTTP views for the game app."""
+"""HTTP views: create a table, join it, the table page, the projector and the record."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
 
-from game.engine.presets import PRESET_NAMES
+from typing import Any
+
+import segno
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .catalogue import catalogue_json
+from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
+from .lobby import COLOURS, PRESET_SUMMARIES, LobbyError, create_table, join_table
+from .models import Seat, Table
+from .options_form import OPTION_FIELDS, overrides_from_form
+from .tables import record_of
+
+SEATS_KEY = "seats"
+"""Session key: table code → the seat token this browser holds there."""
 
 
+def _colour_map() -> dict[str, dict[str, str]]:
+    return {c.id: {"hex": c.hex, "symbol": c.symbol, "label": c.label} for c in COLOURS}
+
+
+def _colours(taken: set[str] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
+    return [
+        {"id": c.id, "label": c.label, "hex": c.hex, "symbol": c.symbol, "taken": c.id in taken}
+        for c in COLOURS
+    ]
+
+
+def _remember_seat(request: HttpRequest, code: str, token: str) -> None:
+    seats = dict(request.session.get(SEATS_KEY, {}))
+    seats[code] = token
+    request.session[SEATS_KEY] = seats
+
+
+def _seat(request: HttpRequest, table: Table) -> Seat | None:
+    token = request.session.get(SEATS_KEY, {}).get(table.code)
+    if not token:
+        return None
+    return table.seats.filter(token=token).first()
+
+
+def _get_table(code: str) -> Table:
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        raise Http404("There is no table with that code.")
+    return table
+
+
+def _tell_table(code: str) -> None:
+    """After the commit, have every connection at the table fetch a fresh snapshot."""
+    layer = get_channel_layer()
+    if layer is not None:
+        transaction.on_commit(
+            lambda: async_to_sync(layer.group_send)(f"table.{code}", {"type": "table.changed"})
+        )
+
+
+def _home_context(errors: list[str], values: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "presets": [
+            {"id": preset, "name": PRESET_NAMES[preset], "summary": PRESET_SUMMARIES[preset]}
+            for preset in PRESETS
+        ],
+        "option_fields": OPTION_FIELDS,
+        "colours": _colours(),
+        "errors": errors,
+        "values": values,
+        "editions": list(PRESET_NAMES.values()),
+    }
+
+
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "game/home.html", {"editions": list(PRESET_NAMES.values())})
+    return render(request, "game/home.html", _home_context([], {}))
+
+
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    form = request.POST
+    values = {key: form.get(key, "") for key in ("preset", "mode", "seats", "name", "colour")}
+    values |= {f"opt_{name}": form.get(f"opt_{name}", "") for name in OPTION_NAMES}
+    try:
+        try:
+            seats = int(form.get("seats", "4"))
+        except ValueError:
+            raise LobbyError("A table has 2 to 6 seats.") from None
+        table, seat = create_table(
+            preset=form.get("preset", ""),
+            overrides=overrides_from_form(form),
+            mode=form.get("mode", "board"),
+            seats=seats,
+            name=form.get("name", ""),
+            colour=form.get("colour", ""),
+        )
+    except LobbyError as error:
+        return render(request, "game/home.html", _home_context([str(error)], values), status=400)
+    _remember_seat(request, table.code, seat.token)
+    return redirect("table", code=table.code)
+
+
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    return _table_page(request, _get_table(code), None)
+
+
+def _table_page(
+    request: HttpRequest, table: Table, join_error: str | None, status: int = 200
+) -> HttpResponse:
+    seat = _seat(request, table)
+    seats = list(table.seats.all())
+    can_join = seat is None and table.status == Table.Status.LOBBY and len(seats) < table.max_seats
+    context = {
+        "table": table,
+        "seat": seat,
+        "can_join": can_join,
+        "join_error": join_error,
+        "colours": _colours({s.colour for s in seats}),
+        "colour_map": _colour_map(),
+        "catalogue": catalogue_json(),
+    }
+    return render(request, "game/table.html", context, status=status)
+
+
+@require_POST
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    table = _get_table(code)
+    if _seat(request, table) is not None:
+        return redirect("table", code=code)
+    try:
+        seat = join_table(
+            code, name=request.POST.get("name", ""), colour=request.POST.get("colour", "")
+        )
+    except LobbyError as error:
+        return _table_page(request, table, str(error), status=400)
+    _remember_seat(request, code, seat.token)
+    _tell_table(code)
+    return redirect("table", code=code)
+
+
+@require_GET
+def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    table = _get_table(code)
+    if not table.seats.filter(token=token).exists():
+        raise Http404("This rejoin link is not valid for this table.")
+    _remember_seat(request, code, token)
+    return redirect("table", code=code)
+
+
+@require_GET
+def projector(request: HttpRequest, code: str) -> HttpResponse:
+    table = _get_table(code)
+    join_url = request.build_absolute_uri(f"/t/{table.code}")
+    qr_svg = segno.make(join_url, error="m").svg_inline(
+        scale=8, dark="#111", light="#fff", omitsize=True
+    )
+    context = {
+        "table": table,
+        "join_url": join_url,
+        "qr_svg": qr_svg,
+        "colour_map": _colour_map(),
+    }
+    return render(request, "game/projector.html", context)
+
+
+@require_GET
+def record(request: HttpRequest, code: str) -> HttpResponse:
+    table = _get_table(code)
+    if table.status != Table.Status.FINISHED:
+        return JsonResponse(
+            {
+                "error": "The record holds the tile and message orders: "
+                "it is offered once the game is over."
+            },
+            status=409,
+        )
+    response = JsonResponse(record_of(table), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="messengers-{table.code}.json"'
+    return response

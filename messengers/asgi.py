@@ -12,13 +12,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "messengers.settings")
 # Set up Django (apps, models) before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 import game.routing  # noqa: E402
+from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
 
 # Plain daphne does not serve static files; do it here while developing.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
@@ -27,7 +27,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(game.routing.websocket_urlpatterns))
+            SeatSessionMiddlewareStack(URLRouter(game.routing.websocket_urlpatterns))
         ),
     }
 )

@@ -1,0 +1,188 @@
+"""Creating tables, taking seats and starting games: everything before the first command."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from .engine.errors import EngineError
+from .engine.presets import PRESETS, resolve_options
+from .engine.state import MAX_PLAYERS, MIN_PLAYERS, new_game
+from .models import Seat, Table
+
+
+@dataclass(frozen=True, slots=True)
+class Colour:
+    id: str
+    label: str
+    hex: str
+    symbol: str
+    """A letter drawn on every figure, so that colours never need to be told apart by hue."""
+
+
+COLOURS: Final = (
+    Colour("blue", "Blue", "#0072b2", "B"),
+    Colour("orange", "Orange", "#e69f00", "O"),
+    Colour("green", "Green", "#009e73", "G"),
+    Colour("yellow", "Yellow", "#f0e442", "Y"),
+    Colour("pink", "Pink", "#cc79a7", "P"),
+    Colour("black", "Black", "#222222", "K"),
+)
+"""The Okabe–Ito palette, chosen to stay distinct for the common forms of colour blindness."""
+COLOUR_IDS: Final = tuple(colour.id for colour in COLOURS)
+
+PRESET_SUMMARIES: Final = {
+    "c1-zmg": (
+        "Messages drawn as soon as a figure stops on a dark space; message 8 only for your "
+        "majority; both figures merge onto the meeple."
+    ),
+    "c2-hig": (
+        "Messages drawn when a figure ends the round on a dark space; message 8 scores only with "
+        "a majority; you choose which figure carries your total."
+    ),
+    "c2-zmg": (
+        "Like the Hans im Glück rules, but drawn on stopping, no draw where another player's "
+        "figure stands, and message 8 always scores."
+    ),
+    "c3": (
+        "One figure per turn takes all your points, at most one message a turn, no chains; "
+        "one more tile becomes an extra turn."
+    ),
+}
+
+NAME_LENGTH: Final = 20
+_CODE_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
+_CODE_LENGTH: Final = 8
+
+
+class LobbyError(ValueError):
+    """A lobby request that cannot be granted; the message is shown to the player."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(_CODE_LENGTH))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise LobbyError("Please enter your name.")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > NAME_LENGTH:
+        raise LobbyError(f"Names have at most {NAME_LENGTH} characters.")
+    return cleaned
+
+
+def create_table(
+    *,
+    preset: str,
+    overrides: Mapping[str, Any] | None = None,
+    mode: str = "board",
+    seats: int = 4,
+    name: str,
+    colour: str,
+) -> tuple[Table, Seat]:
+    """Create a table with its creator in seat 0. Raises ``LobbyError`` for bad input."""
+    if preset not in PRESETS:
+        raise LobbyError("Please choose one of the four editions.")
+    try:
+        resolve_options(preset, overrides or {})
+    except EngineError as error:
+        raise LobbyError(f"House rules: {error}") from None
+    if mode not in ("board", "tabletop"):
+        raise LobbyError("The mode is board or tabletop.")
+    if not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise LobbyError(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats.")
+    cleaned = _clean_name(name)
+    if colour not in COLOUR_IDS:
+        raise LobbyError("Please choose a colour.")
+    with transaction.atomic():
+        for _ in range(5):
+            code = new_code()
+            if not Table.objects.filter(code=code).exists():
+                break
+        table = Table.objects.create(
+            code=code,
+            preset=preset,
+            overrides=dict(overrides or {}),
+            mode=mode,
+            max_seats=seats,
+        )
+        seat = Seat.objects.create(
+            table=table, index=0, name=cleaned, colour=colour, token=new_token()
+        )
+    return table, seat
+
+
+def join_table(code: str, *, name: str, colour: str) -> Seat:
+    """Give the next free seat to a new player. Raises ``LobbyError`` when that is impossible."""
+    cleaned = _clean_name(name)
+    if colour not in COLOUR_IDS:
+        raise LobbyError("Please choose a colour.")
+    try:
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(code=code)
+            if table.status != Table.Status.LOBBY:
+                raise LobbyError("This game has already started.")
+            seats = list(table.seats.all())
+            if len(seats) >= table.max_seats:
+                raise LobbyError("Every seat at this table is taken.")
+            if any(seat.colour == colour for seat in seats):
+                raise LobbyError("That colour is taken; please choose another.")
+            if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
+                raise LobbyError("Someone at this table already has that name.")
+            return Seat.objects.create(
+                table=table, index=len(seats), name=cleaned, colour=colour, token=new_token()
+            )
+    except IntegrityError:
+        raise LobbyError(
+            "Someone took that seat or colour a moment ago; please try again."
+        ) from None
+
+
+def start_game(code: str, token: str) -> Table:
+    """Start the game with the seats taken so far; only the creator (seat 0) may."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(code=code)
+        seats = list(table.seats.all())
+        if not seats or seats[0].token != token:
+            raise LobbyError("Only the player who created the table can start the game.")
+        if table.status != Table.Status.LOBBY:
+            raise LobbyError("The game has already started.")
+        if len(seats) < MIN_PLAYERS:
+            raise LobbyError(f"At least {MIN_PLAYERS} players are needed to start.")
+        seed = random.SystemRandom().randrange(2**31)
+        names = [seat.name for seat in seats]
+        state, events = new_game(
+            names,
+            table.preset,
+            options=table.overrides,
+            mode=table.mode,
+            seed=seed,
+            tiles=settings.FIXED_TILES if table.mode == "board" else None,
+            messages=[int(m) for m in settings.FIXED_MESSAGES] if settings.FIXED_MESSAGES else None,
+        )
+        setup = {
+            "mode": table.mode,
+            "players": names,
+            "preset": table.preset,
+            "options": state.options.to_json(),
+            "seed": seed,
+            "messages": list(state.setup.messages),
+        }
+        if table.mode == "board":
+            setup["tiles"] = list(state.setup.tiles)
+        table.setup = setup
+        table.status = Table.Status.PLAYING
+        table.version = 0
+        table.save(update_fields=["setup", "status", "version", "updated"])
+    return table

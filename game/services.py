@@ -1,0 +1,207 @@
+"""The one place that changes a game: load the table, apply a command, save, say what to publish.
+
+``submit_command`` runs in one transaction with the table row locked, so two commands on one
+table never interleave; the caller publishes the returned ``Applied`` only after it returns, that
+is after the commit, so nobody ever sees a state that was not saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from django.db import transaction
+
+from .engine.commands import ChooseFigure, Command, parse_command
+from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
+from .engine.state import Event, GameState, apply
+from .engine.views import pending
+from .models import LogEntry, Seat, Table
+from .narration import narrate
+from .tables import load_state, public_view_json, remember
+
+COMMAND_ID_LENGTH: Final = 64
+
+
+class CommandRefused(Exception):
+    """A request that changes nothing; ``code`` is one of protocol.md's error codes."""
+
+    def __init__(self, code: str, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.version = version
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What a successful command changed, ready to publish to the table's group."""
+
+    code: str
+    from_version: int
+    version: int
+    command_id: str
+    seat: int
+    events: list[Event]
+    lines: list[str]
+    view_json: str
+    finished: bool
+
+    def message(self) -> dict[str, Any]:
+        return {
+            "type": "table.update",
+            "from_version": self.from_version,
+            "version": self.version,
+            "id": self.command_id,
+            "seat": self.seat,
+            "events": self.events,
+            "lines": self.lines,
+            "view_json": self.view_json,
+            "finished": self.finished,
+        }
+
+
+def _parse(command: object) -> Command:
+    try:
+        return parse_command(command)  # type: ignore[arg-type]
+    except MalformedCommand as error:
+        raise CommandRefused("malformed", str(error)) from None
+
+
+def _check_command_id(command_id: object) -> str:
+    if not isinstance(command_id, str) or not 0 < len(command_id) <= COMMAND_ID_LENGTH:
+        raise CommandRefused(
+            "malformed", f"a command needs an 'id' of 1 to {COMMAND_ID_LENGTH} characters"
+        )
+    return command_id
+
+
+def _check_version(version: object) -> int:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise CommandRefused("malformed", "a command needs the 'version' it was made against")
+    return version
+
+
+def submit_command(
+    code: str, seat: int | None, version: object, command_id: object, command: object
+) -> Applied:
+    """Apply ``command`` for ``seat`` if it was made against the table's current ``version``.
+
+    Raises ``CommandRefused`` (and changes nothing) for anything that may not be applied.
+    """
+    parsed = _parse(command)
+    command_id = _check_command_id(command_id)
+    version = _check_version(version)
+    if seat is None:
+        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+    with transaction.atomic():
+        table = _locked_table(code)
+        if table.status == Table.Status.LOBBY:
+            raise CommandRefused("not_started", "The game has not started yet.", table.version)
+        if table.status == Table.Status.FINISHED:
+            raise CommandRefused("game_over", "The game is over.", table.version)
+        if LogEntry.objects.filter(table=table, command_id=command_id).exists():
+            raise CommandRefused("duplicate", "That command was already applied.", table.version)
+        if version != table.version:
+            raise CommandRefused(
+                "stale",
+                "The game has moved on since you made that move; please decide again.",
+                table.version,
+            )
+        state = load_state(table)
+        try:
+            state, events = apply(state, seat, parsed)
+        except NotYourDecision as error:
+            raise CommandRefused("not_your_turn", str(error), table.version) from None
+        except GameOver as error:
+            raise CommandRefused("game_over", str(error), table.version) from None
+        except EngineError as error:
+            raise CommandRefused("illegal", str(error), table.version) from None
+        entries = [_entry(table, state, events, command_id, automatic=False)]
+        state = _answer_by_preference(table, state, entries)
+        return _save(table, state, entries, command_id, seat)
+
+
+def set_preference(code: str, seat: int | None, figure: object) -> Applied | None:
+    """Store a seat's standing answer to "which figure?", and use it at once if it is asked."""
+    if seat is None:
+        raise CommandRefused("spectator", "Spectators have no figures.")
+    if figure not in Seat.Preference.values:
+        raise CommandRefused("malformed", "'figure' must be ask, meeple or messenger")
+    with transaction.atomic():
+        table = _locked_table(code)
+        Seat.objects.filter(table=table, index=seat).update(preference=figure)
+        if table.status != Table.Status.PLAYING:
+            return None
+        state = load_state(table)
+        entries: list[LogEntry] = []
+        state = _answer_by_preference(table, state, entries)
+        if not entries:
+            return None
+        return _save(table, state, entries, "", seat)
+
+
+def _locked_table(code: str) -> Table:
+    try:
+        return Table.objects.select_for_update().get(code=code)
+    except Table.DoesNotExist:
+        raise CommandRefused("no_table", "There is no such table.") from None
+
+
+def _entry(
+    table: Table, state: GameState, events: list[Event], command_id: str, *, automatic: bool
+) -> LogEntry:
+    return LogEntry(
+        table=table,
+        index=state.version - 1,
+        action=dict(state.log[-1]),
+        events=events,
+        command_id=command_id,
+        automatic=automatic,
+    )
+
+
+def _answer_by_preference(table: Table, state: GameState, entries: list[LogEntry]) -> GameState:
+    """Answer figure prompts of seats that set a standing preference, as they would have."""
+    preferences: dict[int, str] | None = None
+    while True:
+        waiting = pending(state)
+        if waiting is None or waiting["type"] != "choose_figure" or waiting["seat"] is None:
+            return state
+        if preferences is None:
+            preferences = dict(
+                Seat.objects.filter(table=table)
+                .exclude(preference=Seat.Preference.ASK)
+                .values_list("index", "preference")
+            )
+        figure = preferences.get(waiting["seat"])
+        if figure is None:
+            return state
+        state, events = apply(state, waiting["seat"], ChooseFigure(figure))
+        entries.append(_entry(table, state, events, "", automatic=True))
+
+
+def _save(
+    table: Table, state: GameState, entries: list[LogEntry], command_id: str, seat: int
+) -> Applied:
+    from_version = table.version
+    LogEntry.objects.bulk_create(entries)
+    table.version = state.version
+    update_fields = ["version", "updated"]
+    if state.finished:
+        table.status = Table.Status.FINISHED
+        update_fields.append("status")
+    table.save(update_fields=update_fields)
+    transaction.on_commit(lambda: remember(table, state))
+    events = [event for entry in entries for event in entry.events]
+    return Applied(
+        code=table.code,
+        from_version=from_version,
+        version=state.version,
+        command_id=command_id,
+        seat=seat,
+        events=events,
+        lines=narrate(events, [player.name for player in state.players]),
+        view_json=public_view_json(state),
+        finished=state.finished,
+    )

@@ -1,0 +1,92 @@
+"""What a connection receives when it (re)connects: the table, its state and its history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.urls import reverse
+
+from .engine.presets import PRESET_NAMES, resolve_options
+from .lobby import COLOURS
+from .models import Seat, Table
+from .narration import narrate
+from .presence import connected_seats
+from .tables import for_seat, history_events, load_state, public_view_json
+
+_SYMBOLS = {colour.id: colour.symbol for colour in COLOURS}
+
+
+class NoSuchTable(LookupError):
+    """The table code names no table."""
+
+
+def _table(code: str) -> Table:
+    try:
+        return Table.objects.get(code=code)
+    except Table.DoesNotExist:
+        raise NoSuchTable(code) from None
+
+
+def seat_for_token(code: str, token: str | None) -> int | None:
+    """The seat index that ``token`` holds at the table, or None for a spectator."""
+    table = _table(code)
+    if not token:
+        return None
+    return Seat.objects.filter(table=table, token=token).values_list("index", flat=True).first()
+
+
+def table_info(table: Table, seat: int | None) -> dict[str, Any]:
+    seats = list(table.seats.all())
+    connected = connected_seats(table)
+    own = next((s for s in seats if s.index == seat), None)
+    finished = table.status == Table.Status.FINISHED
+    return {
+        "code": table.code,
+        "status": table.status,
+        "preset": table.preset,
+        "preset_name": PRESET_NAMES[table.preset],
+        "mode": table.mode,
+        "max_seats": table.max_seats,
+        "options": resolve_options(table.preset, table.overrides).to_json(),
+        "seats": [
+            {
+                "seat": s.index,
+                "name": s.name,
+                "colour": s.colour,
+                "symbol": _SYMBOLS.get(s.colour, "?"),
+                "connected": s.index in connected,
+                "preference": s.preference,
+            }
+            for s in seats
+        ],
+        "you": seat,
+        "creator": seat == 0,
+        "rejoin_url": None
+        if own is None
+        else reverse("rejoin", kwargs={"code": table.code, "token": own.token}),
+        "join_url": reverse("table", kwargs={"code": table.code}),
+        "projector_url": reverse("projector", kwargs={"code": table.code}),
+        "record_url": reverse("record", kwargs={"code": table.code}) if finished else None,
+    }
+
+
+def snapshot(code: str, seat: int | None) -> str:
+    """The ``snapshot`` message for ``seat`` (None: a spectator), as JSON text."""
+    table = _table(code)
+    info = table_info(table, seat)
+    view_json = "null"
+    if table.status != Table.Status.LOBBY:
+        view_json = for_seat(public_view_json(load_state(table)), seat)
+    head = json.dumps(
+        {"type": "snapshot", "table": info, "version": table.version}, separators=(",", ":")
+    )
+    return head[:-1] + ',"view":' + view_json + "}"
+
+
+def history(code: str) -> list[str]:
+    """The game so far in words."""
+    table = _table(code)
+    if table.setup is None:
+        return []
+    return narrate(history_events(table), table.setup["players"])

@@ -1,0 +1,109 @@
+// A live connection to one table: reconnects with back-off, keeps the state version, resyncs on
+// a gap. The page passes callbacks; nothing here knows about the board or the scoreboard.
+
+const PING_MS = 20000;
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 30000;
+
+export class TableConnection {
+  /**
+   * @param {string} code table code
+   * @param {object} handlers onSnapshot(msg), onHistory(msg), onUpdate(msg), onPresence(msg),
+   *   onError(msg), onStatus(status) with status "connecting" | "open" | "closed" | "gone"
+   */
+  constructor(code, handlers) {
+    this.code = code;
+    this.handlers = handlers;
+    this.version = null;
+    this.retryMs = FIRST_RETRY_MS;
+    this.socket = null;
+    this.pinger = null;
+    this.sequence = 0;
+    this.connect();
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.reconnectNow();
+    });
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/t/${this.code}`;
+  }
+
+  connect() {
+    this.status("connecting");
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retryMs = FIRST_RETRY_MS;
+      this.status("open");
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    };
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onclose = (event) => {
+      clearInterval(this.pinger);
+      if (this.socket !== socket) return;
+      if (event.code === 4404) {
+        this.status("gone");
+        return;
+      }
+      this.status("closed");
+      const wait = this.retryMs * (0.75 + Math.random() / 2);
+      this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
+      this.timer = setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  reconnectNow() {
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
+    clearTimeout(this.timer);
+    this.retryMs = FIRST_RETRY_MS;
+    this.connect();
+  }
+
+  receive(message) {
+    const call = (name) => this.handlers[name] && this.handlers[name](message);
+    switch (message.type) {
+      case "snapshot":
+        this.version = message.version;
+        call("onSnapshot");
+        break;
+      case "update":
+        if (this.version !== message.from_version) {
+          this.send({ type: "sync" });
+          return;
+        }
+        this.version = message.version;
+        call("onUpdate");
+        break;
+      case "history":
+        call("onHistory");
+        break;
+      case "presence":
+        call("onPresence");
+        break;
+      case "error":
+        if (message.code === "stale") this.send({ type: "sync" });
+        call("onError");
+        break;
+    }
+  }
+
+  status(value) {
+    if (this.handlers.onStatus) this.handlers.onStatus(value);
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send an engine command made against the current version; returns its id (or null). */
+  command(command) {
+    this.sequence += 1;
+    const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${this.sequence}`;
+    return this.send({ type: "command", version: this.version, id, command }) ? id : null;
+  }
+}

@@ -1,0 +1,128 @@
+"""A table's game state, rebuilt from its setup and log, with a per-process cache.
+
+The database holds only the setup and the log (as a game record does); every process keeps the
+latest state of recently used tables in memory and applies just the log entries it has not seen,
+so a command costs one engine step, not a replay of the whole game.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any, Final
+
+from .engine.commands import parse_command
+from .engine.record import FORMAT
+from .engine.state import Event, GameState, apply, new_game
+from .engine.views import view
+from .models import LogEntry, Table
+
+CACHE_SIZE: Final = 2000
+
+
+class _StateCache:
+    """The latest known state of each table (by primary key), least recently used evicted."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.states: OrderedDict[int, GameState] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, table_id: int) -> GameState | None:
+        with self.lock:
+            state = self.states.get(table_id)
+            if state is not None:
+                self.states.move_to_end(table_id)
+            return state
+
+    def put(self, table_id: int, state: GameState) -> None:
+        with self.lock:
+            known = self.states.get(table_id)
+            if known is not None and known.version > state.version:
+                return
+            self.states[table_id] = state
+            self.states.move_to_end(table_id)
+            while len(self.states) > self.size:
+                self.states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.states.clear()
+
+
+STATES = _StateCache(CACHE_SIZE)
+
+
+def initial_state(table: Table) -> tuple[GameState, list[Event]]:
+    """The state before the first command, and the events of setting up (first turn, tile)."""
+    setup = table.setup
+    assert setup is not None, "the game has not started"
+    return new_game(
+        setup["players"],
+        setup["preset"],
+        options=setup["options"],
+        mode=setup["mode"],
+        seed=setup["seed"],
+        tiles=setup.get("tiles"),
+        messages=setup["messages"],
+    )
+
+
+def _apply_entries(state: GameState, actions: Iterable[dict[str, Any]]) -> GameState:
+    for action in actions:
+        state, _ = apply(state, action["seat"], parse_command(action))
+    return state
+
+
+def load_state(table: Table) -> GameState:
+    """The state at ``table.version``: from the cache, catching up on entries it has not seen."""
+    cached = STATES.get(table.pk)
+    if cached is not None and cached.version == table.version:
+        return cached
+    if cached is None or cached.version > table.version:
+        cached = initial_state(table)[0]
+    actions = (
+        LogEntry.objects.filter(table=table, index__gte=cached.version, index__lt=table.version)
+        .order_by("index")
+        .values_list("action", flat=True)
+    )
+    state = _apply_entries(cached, actions)
+    STATES.put(table.pk, state)
+    return state
+
+
+def remember(table: Table, state: GameState) -> None:
+    STATES.put(table.pk, state)
+
+
+def public_view_json(state: GameState) -> str:
+    """The view every seat shares, as JSON without the ``you`` key (see ``for_seat``)."""
+    shared = view(state, None)
+    del shared["you"]
+    return json.dumps(shared, separators=(",", ":"))
+
+
+def for_seat(view_json: str, seat: int | None) -> str:
+    """Insert ``you`` into a shared view: one serialisation serves every connection."""
+    return '{"you":' + ("null" if seat is None else str(seat)) + "," + view_json[1:]
+
+
+def record_of(table: Table) -> dict[str, Any]:
+    """The game record (record-format.md) of the table so far. It holds the hidden orders."""
+    setup = dict(table.setup or {})
+    actions = list(
+        LogEntry.objects.filter(table=table).order_by("index").values_list("action", flat=True)
+    )
+    return {"format": FORMAT, **setup, "actions": actions}
+
+
+def history_events(table: Table) -> list[Event]:
+    """Every event of the game so far, from the setup on."""
+    events = list(initial_state(table)[1])
+    for entry_events in (
+        LogEntry.objects.filter(table=table).order_by("index").values_list("events", flat=True)
+    ):
+        events.extend(entry_events)
+    return events

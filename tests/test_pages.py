@@ -1,0 +1,126 @@
+"""The HTTP pages: creating a table, joining, rejoining, the projector and the record."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.test import Client, override_settings
+
+from game.engine import record
+from game.engine.autoplay import random_command
+from game.lobby import start_game
+from game.models import LogEntry, Seat, Table
+from game.services import submit_command
+from game.tables import load_state
+
+pytestmark = pytest.mark.django_db
+
+
+def create(client: Client, **fields: str) -> object:
+    form = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Ann", "colour": "blue"}
+    return client.post("/tables", {**form, **fields})
+
+
+def test_creating_a_table_seats_the_creator_and_redirects() -> None:
+    client = Client()
+    response = create(client, opt_alone_rule="true", opt_messages_per_turn="1")
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/t/{table.code}"
+    assert table.overrides == {"alone_rule": True, "messages_per_turn": 1}
+    assert client.session["seats"] == {table.code: table.seats.get().token}
+    page = client.get(f"/t/{table.code}")
+    assert page.status_code == 200
+    assert page.context["seat"].name == "Ann" and not page.context["can_join"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"name": " "}, "your name"),
+        ({"colour": "mauve"}, "colour"),
+        ({"seats": "9"}, "2 to 6"),
+        ({"seats": "two"}, "2 to 6"),
+        ({"preset": "c4"}, "editions"),
+        ({"opt_alone_rule": "maybe"}, "alone_rule"),
+        ({"mode": "online"}, "board or tabletop"),
+    ],
+)
+def test_a_bad_create_form_is_shown_again_with_the_reason(fields: dict, error: str) -> None:
+    response = create(Client(), **fields)
+    assert response.status_code == 400
+    assert any(error in message for message in response.context["errors"])
+    assert not Table.objects.exists()
+
+
+def test_joining_takes_the_next_seat_and_refuses_taken_colours() -> None:
+    create(Client())
+    table = Table.objects.get()
+    bob = Client()
+    refused = bob.post(f"/t/{table.code}/join", {"name": "Bob", "colour": "blue"})
+    assert refused.status_code == 400 and "colour is taken" in refused.context["join_error"]
+    assert bob.get(f"/t/{table.code}").context["can_join"]
+
+    joined = bob.post(f"/t/{table.code}/join", {"name": "Bob", "colour": "green"})
+    assert joined.status_code == 302
+    assert Seat.objects.get(token=bob.session["seats"][table.code]).index == 1
+
+    late = Client()
+    full = late.post(f"/t/{table.code}/join", {"name": "Cy", "colour": "pink"})
+    assert full.status_code == 400 and "taken" in full.context["join_error"]
+    assert late.get(f"/t/{table.code}").context["seat"] is None
+
+
+def test_a_rejoin_link_brings_a_second_device_into_the_seat() -> None:
+    create(Client())
+    table = Table.objects.get()
+    seat = table.seats.get()
+    phone = Client()
+    response = phone.get(f"/t/{table.code}/rejoin/{seat.token}")
+    assert response.status_code == 302
+    assert phone.get(f"/t/{table.code}").context["seat"] == seat
+    assert Client().get(f"/t/{table.code}/rejoin/not-a-token").status_code == 404
+
+
+def test_unknown_tables_are_404() -> None:
+    assert Client().get("/t/zzzzzzzz").status_code == 404
+    assert Client().get("/t/zzzzzzzz/projector").status_code == 404
+
+
+def test_the_projector_shows_a_qr_code_of_the_join_link() -> None:
+    create(Client())
+    table = Table.objects.get()
+    page = Client().get(f"/t/{table.code}/projector")
+    assert page.status_code == 200
+    assert page.context["join_url"] == f"http://testserver/t/{table.code}"
+    assert "<svg" in page.context["qr_svg"]
+
+
+@override_settings(FIXED_TILES=["E", "U"], FIXED_MESSAGES=[str(m) for m in range(1, 9)])
+def test_the_record_is_offered_only_once_the_game_is_over() -> None:
+    ann = Client()
+    create(ann)
+    table = Table.objects.get()
+    Client().post(f"/t/{table.code}/join", {"name": "Bob", "colour": "green"})
+    start_game(table.code, table.seats.get(index=0).token)
+    assert ann.get(f"/t/{table.code}/record.json").status_code == 409
+
+    version = 0
+    table.refresh_from_db()
+    while True:
+        state = load_state(table)
+        if state.finished:
+            break
+        seat, command = random_command(state, random.Random(version))
+        submit_command(table.code, seat, version, f"c{version}", command.to_action(seat))
+        table.refresh_from_db()
+        version = table.version
+    assert table.status == Table.Status.FINISHED
+
+    response = ann.get(f"/t/{table.code}/record.json")
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    game = json.loads(response.content)
+    assert game["tiles"] == ["E", "U"] and len(game["actions"]) == LogEntry.objects.count()
+    assert record.replay(game).state.players == state.players
