@@ -10,7 +10,7 @@ from django.urls import reverse
 from .engine.presets import PRESET_NAMES, resolve_options
 from .lobby import COLOURS
 from .models import Seat, Table
-from .narration import narrate
+from .narration import final_breakdown, narrate
 from .presence import connected_seats
 from .tables import for_seat, history_events, load_state, public_view_json
 
@@ -75,6 +75,8 @@ def snapshot(code: str, seat: int | None) -> str:
     """The ``snapshot`` message for ``seat`` (None: a spectator), as JSON text."""
     table = _table(code)
     info = table_info(table, seat)
+    if table.status == Table.Status.FINISHED:
+        info["final_scoring"] = final_breakdown(history_events(table), len(info["seats"]))
     view_json = "null"
     if table.status != Table.Status.LOBBY:
         view_json = for_seat(public_view_json(load_state(table)), seat)

@@ -331,6 +331,9 @@ async def test_a_recorded_game_played_over_websockets_ends_as_its_replay(name: s
                 final = await client.receive("snapshot")
                 assert final["table"]["status"] == "finished"
                 assert final["table"]["record_url"]
+                breakdown = final["table"]["final_scoring"]
+                scores = [p["score"] for p in final["view"]["players"]]
+                assert [sum(row.values()) for row in breakdown] == scores
     for client in clients:
         await client.close()
 
