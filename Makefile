@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint format bench clean
+.PHONY: venv system-deps run test lint format bench clean
 
 venv: $(STAMP)
 
@@ -16,7 +16,7 @@ $(BIN)/python:
 		rm -rf $(VENV); \
 		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y python3-venv && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv && \
 		$(PYTHON) -m venv $(VENV); \
 	fi
 
@@ -29,8 +29,24 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/daphne -b 127.0.0.1 -p 8000 messengers.asgi:application
 
+# Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
+# and Chromium for the browser tests. Installed only when missing; `make run` needs none of them.
+# Installing postgresql may also start Debian's own cluster on port 5432; the tests never use it.
+system-deps:
+	@missing=; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y --no-install-recommends $$missing; \
+	fi
+
 # Runs tests/ plus the doctests in game/engine (see [tool.pytest.ini_options]).
-test: venv
+test: venv system-deps
 	$(BIN)/python -m pytest
 
 lint: venv

@@ -1,0 +1,30 @@
+"""Create a two-seat table in the lobby of the database DATABASE_URL names; print code and tokens.
+
+Run by the tests that drive real Daphne processes (`python -m tests.lobby_script`), which cannot
+use the ORM themselves: their own Django is configured for the SQLite test database. Seat tokens
+are what a script passes as `?token=` on the websocket (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+
+def main() -> None:
+    """Seat Ann (the creator) and Bob; leave the start to the websocket, as a browser does."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "messengers.settings")
+
+    import django
+
+    django.setup()
+
+    from game.lobby import create_table, join_table
+
+    table, creator = create_table(preset="c2-hig", seats=2, name="Ann", colour="blue")
+    guest = join_table(table.code, name="Bob", colour="orange")
+    print(json.dumps({"code": table.code, "tokens": [creator.token, guest.token]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,492 @@
+"""Private PostgreSQL, Redis and Daphne processes for the tests that need real servers.
+
+Each server runs from a temporary directory on a free loopback port and is stopped and removed
+afterwards, so the tests never touch (or depend on) services the machine may already run on the
+standard ports, and they behave the same on a fresh machine where none run at all.
+
+When a binary is missing, `missing()` skips the test on a developer's machine but fails it where
+REQUIRE_SERVICES is set (CI sets it), so CI cannot pass by silently skipping the real-server tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import http.client
+import os
+import pwd
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The project directory: Daphne and manage.py run from here, as `make run` does."""
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which `make system-deps` installs for the browser tests."""
+
+POSTGRES_BIN_GLOB = "/usr/lib/postgresql/*/bin"
+"""Debian keeps the server binaries off PATH, one directory per major version."""
+
+POSTGRES_SUPERUSER = "postgres"
+"""The superuser initdb creates; the same name whoever runs the tests, so URLs look alike."""
+
+STARTUP_TIMEOUT = 60.0
+"""Seconds a server may take to answer; generous because CI machines have only 2 cores."""
+
+STOP_TIMEOUT = 20.0
+"""Seconds a server may take to stop after being asked before it is killed."""
+
+
+def services_required() -> bool:
+    """Whether a missing server must fail the run (REQUIRE_SERVICES set, and not to 0)."""
+    value = os.environ.get("REQUIRE_SERVICES", "").strip()
+    return value not in {"", "0"}
+
+
+def missing(what: str) -> NoReturn:
+    """Skip the test because `what` is not available, or fail it when services are required.
+
+    A skip keeps the suite usable on a machine without the servers; CI sets REQUIRE_SERVICES so
+    that a broken install step shows up as a failure instead of a quietly shorter run.
+    """
+    reason = f"{what} is not available"
+    if services_required():
+        pytest.fail(f"{reason} (REQUIRE_SERVICES is set; `make system-deps` installs it)")
+    pytest.skip(reason)
+
+
+def chromium_path() -> Path:
+    """Debian's Chromium for the browser tests (Playwright's own download is not available)."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        missing(f"Chromium ({CHROMIUM})")
+    return CHROMIUM
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now.
+
+    Another process may take it before the server binds it; the start-up helpers retry with a
+    new port when that happens.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _tail(path: Path, limit: int = 4000) -> str:
+    """The end of a server's log, to explain why it did not start."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return ""
+    return text[-limit:]
+
+
+def _stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Ask a server to stop with `sig`, then kill it if it has not stopped in time."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.send_signal(sig)
+    try:
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=STOP_TIMEOUT)
+
+
+# --- PostgreSQL -------------------------------------------------------------------------------
+
+
+def postgres_bindir() -> Path:
+    """The newest Debian PostgreSQL server binaries (initdb and postgres), or `missing()`."""
+
+    def major(path: str) -> int:
+        match = re.search(r"/postgresql/(\d+)/", path + "/")
+        return int(match.group(1)) if match else 0
+
+    for bindir in sorted(glob.glob(POSTGRES_BIN_GLOB), key=major, reverse=True):
+        if all(os.access(os.path.join(bindir, name), os.X_OK) for name in ("initdb", "postgres")):
+            return Path(bindir)
+    initdb = shutil.which("initdb")
+    if initdb and shutil.which("postgres"):
+        return Path(initdb).parent
+    missing(f"the PostgreSQL server ({POSTGRES_BIN_GLOB}/initdb)")
+
+
+def _postgres_account() -> pwd.struct_passwd | None:
+    """The account to run PostgreSQL as: the postgres system user when we are root.
+
+    initdb and postgres refuse to run as root, and CI runs as root.
+    """
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam("postgres")
+    except KeyError:
+        missing("the 'postgres' system user (PostgreSQL refuses to run as root)")
+
+
+@dataclass(frozen=True)
+class _RunAs:
+    """Whom the PostgreSQL binaries run as; all None means the current user."""
+
+    uid: int | None = None
+    gid: int | None = None
+    groups: list[int] | None = None
+
+
+@contextlib.contextmanager
+def private_postgres() -> Iterator[str]:
+    """Run a throwaway PostgreSQL cluster; yield `postgres://postgres@127.0.0.1:PORT/postgres`.
+
+    The cluster lives in a temporary directory (data and unix socket), trusts local connections
+    and runs without fsync: nothing in it has to survive the test session.
+    """
+    bindir = postgres_bindir()
+    account = _postgres_account()
+    as_user = _RunAs() if account is None else _RunAs(account.pw_uid, account.pw_gid, [])
+    # The postgres user must be able to reach the directory, so as root keep it under /tmp
+    # whatever TMPDIR says (a root-only TMPDIR would be unreachable).
+    parent = "/tmp" if account is not None and os.path.isdir("/tmp") else None
+    tmp = Path(tempfile.mkdtemp(prefix="messengers-pg-", dir=parent))
+    try:
+        if account is not None:
+            os.chown(tmp, account.pw_uid, account.pw_gid)
+        data = tmp / "data"
+        log_path = tmp / "postgres.log"
+        pg_env = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
+        init = subprocess.run(
+            [
+                str(bindir / "initdb"),
+                "--pgdata",
+                str(data),
+                "--username",
+                POSTGRES_SUPERUSER,
+                "--auth",
+                "trust",
+                "--encoding",
+                "UTF8",
+                "--no-locale",
+                "--no-sync",
+            ],
+            cwd=tmp,
+            env=pg_env,
+            capture_output=True,
+            text=True,
+            check=False,
+            user=as_user.uid,
+            group=as_user.gid,
+            extra_groups=as_user.groups,
+        )
+        if init.returncode != 0:
+            raise RuntimeError(f"initdb failed:\n{init.stdout}\n{init.stderr}")
+        process, port = _start_postgres(bindir, data, tmp, log_path, pg_env, as_user)
+        try:
+            yield f"postgres://{POSTGRES_SUPERUSER}@127.0.0.1:{port}/postgres"
+        finally:
+            # SIGINT is PostgreSQL's fast shutdown: it disconnects clients instead of waiting.
+            _stop(process, signal.SIGINT)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _start_postgres(
+    bindir: Path,
+    data: Path,
+    tmp: Path,
+    log_path: Path,
+    env: Mapping[str, str],
+    as_user: _RunAs,
+) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `postgres` on a free port and wait until it accepts connections.
+
+    Runs the server binary directly (not pg_ctl) so that this process owns it and can stop it
+    even if the test run is interrupted halfway.
+    """
+    last_log = ""
+    for _attempt in range(3):
+        port = free_port()
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                [
+                    str(bindir / "postgres"),
+                    "-D",
+                    str(data),
+                    "-p",
+                    str(port),
+                    "-c",
+                    "listen_addresses=127.0.0.1",
+                    "-c",
+                    f"unix_socket_directories={tmp}",
+                    # Durability buys nothing for a cluster deleted after the run.
+                    "-c",
+                    "fsync=off",
+                    "-c",
+                    "synchronous_commit=off",
+                    "-c",
+                    "full_page_writes=off",
+                    # Room for concurrency tests plus a few Daphne processes.
+                    "-c",
+                    "max_connections=200",
+                    "-c",
+                    "shared_buffers=64MB",
+                    "-c",
+                    "log_min_messages=warning",
+                ],
+                cwd=tmp,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                user=as_user.uid,
+                group=as_user.gid,
+                extra_groups=as_user.groups,
+            )
+        if _wait_for_postgres(process, port):
+            return process, port
+        _stop(process, signal.SIGINT)
+        last_log = _tail(log_path)
+        if "could not bind" not in last_log and "already in use" not in last_log:
+            break
+    raise RuntimeError(f"PostgreSQL did not start:\n{last_log}")
+
+
+def _wait_for_postgres(process: subprocess.Popen[bytes], port: int) -> bool:
+    """Poll until the server accepts a real connection (the port opens before it is ready)."""
+    import psycopg
+
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        try:
+            with psycopg.connect(
+                host="127.0.0.1",
+                port=port,
+                user=POSTGRES_SUPERUSER,
+                dbname="postgres",
+                connect_timeout=2,
+            ):
+                return True
+        except psycopg.OperationalError:
+            time.sleep(0.1)
+    return False
+
+
+def create_database(server_url: str, prefix: str = "test") -> str:
+    """Create an empty database on the server at `server_url` and return its URL.
+
+    The session shares one PostgreSQL server; a database per test keeps their tables apart.
+    """
+    import psycopg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(server_url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+# --- Redis ------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[str]:
+    """Run a throwaway redis-server without persistence; yield `redis://127.0.0.1:PORT/0`."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        missing("redis-server")
+    tmp = Path(tempfile.mkdtemp(prefix="messengers-redis-"))
+    log_path = tmp / "redis.log"
+    try:
+        last_log = ""
+        for _attempt in range(3):
+            port = free_port()
+            with open(log_path, "wb") as log:
+                process = subprocess.Popen(
+                    [
+                        binary,
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        str(tmp),
+                        "--daemonize",
+                        "no",
+                    ],
+                    cwd=tmp,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            if _wait_for_redis(process, port):
+                break
+            _stop(process)
+            last_log = _tail(log_path)
+            if "in use" not in last_log:
+                raise RuntimeError(f"redis-server did not start:\n{last_log}")
+        else:
+            raise RuntimeError(f"redis-server did not start:\n{last_log}")
+        try:
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            _stop(process)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _wait_for_redis(process: subprocess.Popen[bytes], port: int) -> bool:
+    """Poll until the server answers PING (it may load or refuse connections at first)."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(64).startswith(b"+PONG"):
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+# --- Django and Daphne ------------------------------------------------------------------------
+
+
+def project_env(**extra: str) -> dict[str, str]:
+    """Environment for the project's own processes: settings module, debug, loopback hosts.
+
+    Values in `extra` (DATABASE_URL, REDIS_URL, ...) override these defaults.
+    """
+    return {
+        "DJANGO_SETTINGS_MODULE": "messengers.settings",
+        "DEBUG": "1",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
+
+
+def child_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The test run's environment with `env` on top.
+
+    DATABASE_URL and REDIS_URL are dropped from the inherited part so that a server never
+    silently uses whatever the calling shell pointed at.
+    """
+    inherited = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "PYTEST_CURRENT_TEST"}
+    }
+    return {**inherited, **env}
+
+
+def venv_bin(name: str) -> Path:
+    """A script installed next to the running interpreter (the project's .venv)."""
+    candidate = Path(sys.executable).parent / name
+    return candidate if candidate.exists() else ROOT / ".venv" / "bin" / name
+
+
+def migrate(env: Mapping[str, str]) -> None:
+    """Apply the migrations to the database that `env` names (DATABASE_URL)."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"migrate failed:\n{result.stdout}\n{result.stderr}")
+
+
+@contextlib.contextmanager
+def daphne_server(env: Mapping[str, str]) -> Iterator[str]:
+    """Run the project under Daphne with `env` added; yield its base URL `http://127.0.0.1:PORT`.
+
+    Started exactly as `make run` starts it, so the tests exercise the real ASGI stack (HTTP,
+    websockets, channel layer) in its own process.
+    """
+    daphne = venv_bin("daphne")
+    tmp = Path(tempfile.mkdtemp(prefix="messengers-daphne-"))
+    log_path = tmp / "daphne.log"
+    try:
+        last_log = ""
+        for _attempt in range(3):
+            port = free_port()
+            with open(log_path, "wb") as log:
+                process = subprocess.Popen(
+                    [
+                        str(daphne),
+                        "-b",
+                        "127.0.0.1",
+                        "-p",
+                        str(port),
+                        "messengers.asgi:application",
+                    ],
+                    cwd=ROOT,
+                    env=child_env(env),
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            if _wait_for_http(process, port):
+                break
+            _stop(process)
+            last_log = _tail(log_path)
+            if "in use" not in last_log:
+                raise RuntimeError(f"Daphne did not start:\n{last_log}")
+        else:
+            raise RuntimeError(f"Daphne did not start:\n{last_log}")
+        try:
+            yield f"http://127.0.0.1:{port}"
+        except BaseException:
+            # Whatever the server logged explains most failures seen by the client.
+            print(f"--- Daphne log (port {port}) ---\n{_tail(log_path)}", file=sys.stderr)
+            raise
+        finally:
+            _stop(process)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _wait_for_http(process: subprocess.Popen[bytes], port: int) -> bool:
+    """Poll until `GET /` gets any answer: then Django has loaded and the port is served."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            return True
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.1)
+        finally:
+            connection.close()
+    return False

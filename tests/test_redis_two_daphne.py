@@ -1,0 +1,150 @@
+"""Two Daphne processes sharing one Redis and one PostgreSQL behave as one server.
+
+A seat connected to process A and another connected to process B must hear of each other's
+actions: the game start and every applied command reach the table's group through the Redis
+channel layer, and the receiving process catches up on the state from the shared database.
+"""
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
+
+from tests import servers
+
+pytestmark = pytest.mark.services
+
+RECEIVE_TIMEOUT = 20.0
+"""Seconds to wait for an expected message; generous for a loaded 2-core CI machine."""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Two running Daphne processes and a table in the lobby with two seats."""
+
+    base_a: str
+    base_b: str
+    code: str
+    tokens: list[str]
+
+    def websocket_url(self, base: str, seat: int) -> str:
+        """The table's websocket on `base`, authenticated as `seat` by its token."""
+        host = base.removeprefix("http://")
+        return f"ws://{host}/ws/t/{self.code}?token={self.tokens[seat]}"
+
+
+@pytest.fixture(scope="module")
+def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
+    """Migrate a fresh database, seat two players, and run two Daphnes against it all."""
+    env = servers.project_env(
+        DATABASE_URL=servers.create_database(postgres_url, "daphnes"), REDIS_URL=redis_url
+    )
+    servers.migrate(env)
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.lobby_script"],
+        cwd=servers.ROOT,
+        env=servers.child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, f"lobby script failed:\n{result.stdout}\n{result.stderr}"
+    table = json.loads(result.stdout.strip().splitlines()[-1])
+    with ExitStack() as stack:
+        base_a = stack.enter_context(servers.daphne_server(env))
+        base_b = stack.enter_context(servers.daphne_server(env))
+        yield Cluster(base_a, base_b, table["code"], table["tokens"])
+
+
+async def _open(cluster: Cluster, base: str, seat: int) -> ClientConnection:
+    """Connect as a browser on `base` would (the origin check wants an Origin header)."""
+    return await connect(
+        cluster.websocket_url(base, seat),
+        origin=Origin(base),
+        proxy=None,
+        open_timeout=RECEIVE_TIMEOUT,
+    )
+
+
+async def _receive_until(
+    websocket: ClientConnection, wanted: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The first message that `wanted` accepts, skipping others (presence, history, ...)."""
+    seen: list[str] = []
+
+    async def scan() -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(await websocket.recv())
+            if wanted(message):
+                return message
+            seen.append(message.get("type", "?"))
+            if message.get("type") == "error":
+                raise AssertionError(f"server refused: {message}")
+
+    try:
+        return await asyncio.wait_for(scan(), RECEIVE_TIMEOUT)
+    except TimeoutError:
+        raise AssertionError(f"no expected message; received only {seen}") from None
+
+
+def _is_snapshot(status: str) -> Callable[[dict[str, Any]], bool]:
+    """Accepts a `snapshot` whose table has `status`."""
+    return lambda message: (
+        message.get("type") == "snapshot" and message["table"]["status"] == status
+    )
+
+
+def _first_placement(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal first move, taken from the choices the server lists in `pending`."""
+    waiting = view["pending"]
+    assert waiting["type"] == "place_tile", waiting
+    spot = waiting["placements"][0]
+    return {"type": "place_tile", "x": spot["x"], "y": spot["y"], "rotation": spot["rotations"][0]}
+
+
+async def test_start_and_command_cross_processes(cluster: Cluster) -> None:
+    """Seat 0 on process A starts and moves; seat 1 on process B sees both at once."""
+    ann = await _open(cluster, cluster.base_a, 0)
+    bob = await _open(cluster, cluster.base_b, 1)
+    try:
+        first = await _receive_until(ann, _is_snapshot("lobby"))
+        assert first["table"]["you"] == 0
+        assert (await _receive_until(bob, _is_snapshot("lobby")))["table"]["you"] == 1
+
+        await ann.send(json.dumps({"type": "start"}))
+        started_a = await _receive_until(ann, _is_snapshot("playing"))
+        started_b = await _receive_until(bob, _is_snapshot("playing"))
+        version = started_a["version"]
+        assert started_b["version"] == version
+        assert started_b["view"]["pending"]["seat"] == 0
+
+        command = _first_placement(started_a["view"])
+        await ann.send(
+            json.dumps({"type": "command", "version": version, "id": "ann-1", "command": command})
+        )
+        update = await _receive_until(bob, lambda m: m.get("type") == "update")
+        assert update["from_version"] == version
+        assert update["version"] == version + 1
+        assert update["id"] == "ann-1"
+        assert update["seat"] == 0
+        assert update["view"]["you"] == 1
+        assert update["view"]["version"] == version + 1
+        own = await _receive_until(ann, lambda m: m.get("type") == "update")
+        assert own["version"] == version + 1 and own["view"]["you"] == 0
+
+        # Process B serves the new state to a fresh request too: it catches up from the log.
+        await bob.send(json.dumps({"type": "sync"}))
+        synced = await _receive_until(bob, _is_snapshot("playing"))
+        assert synced["version"] == version + 1
+    finally:
+        await ann.close()
+        await bob.close()

@@ -1,0 +1,65 @@
+"""Many simultaneous copies of the same command apply exactly once, on a real PostgreSQL.
+
+SQLite serialises every writer, so only PostgreSQL shows whether `submit_command`'s row lock and
+its duplicate and version checks hold when connections really race. The race itself runs in
+tests/pg_concurrency_script.py, in a process whose Django uses the private server.
+"""
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests import servers
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture(scope="module")
+def race(postgres_url: str) -> dict[str, Any]:
+    """Run the race script once against a fresh database and return its report."""
+    env = servers.project_env(DATABASE_URL=servers.create_database(postgres_url, "race"))
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.pg_concurrency_script"],
+        cwd=servers.ROOT,
+        env=servers.child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, f"race script failed:\n{result.stdout}\n{result.stderr}"
+    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return report
+
+
+def _check_round(report: dict[str, Any], name: str, losers: set[str]) -> None:
+    """One success, every other call refused with one of `losers`, one row and one version."""
+    round_ = report["rounds"][name]
+    results = round_["results"]
+    assert len(results) == report["threads"]
+    errors = [r for r in results if r["outcome"] == "error"]
+    assert not errors, errors
+    applied = [r for r in results if r["outcome"] == "applied"]
+    refused = [r for r in results if r["outcome"] == "refused"]
+    assert len(applied) == 1, results
+    assert len(refused) == len(results) - 1
+    assert {r["code"] for r in refused} <= losers, results
+    before, after = round_["before"], round_["after"]
+    assert after["version"] == before["version"] + 1
+    assert after["log_rows"] == before["log_rows"] + 1
+    assert applied[0]["version"] == after["version"]
+    # A refusal tells the client the version it should sync to: the one after the winner.
+    assert {r["version"] for r in refused} == {after["version"]}
+
+
+def test_identical_resends_apply_once(race: dict[str, Any]) -> None:
+    """The same id and version sent 16 times at once: one applies, the rest are duplicates."""
+    _check_round(race, "same_id", {"duplicate", "stale"})
+
+
+def test_same_move_under_different_ids_applies_once(race: dict[str, Any]) -> None:
+    """One version, 16 different ids at once: one applies, the others were made too late."""
+    _check_round(race, "distinct_ids", {"stale"})
