@@ -25,9 +25,13 @@ $(STAMP): requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
 	@touch $@
 
+# HOST=0.0.0.0 serves other machines too (add their host name or address to ALLOWED_HOSTS).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b 127.0.0.1 -p 8000 messengers.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) messengers.asgi:application
 
 # Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
 # and Chromium for the browser tests. Installed only when missing; `make run` needs none of them.
