@@ -1,0 +1,376 @@
+// The score track of The Messengers: 50 spaces (0-49) in a rectangular loop, dark spaces on the
+// multiples of 5, and both figures of every player (the meeple and the messenger) on it, with the
+// players' totals beside it. Used by the table page and by the projector.
+//
+//   import { renderScoreboard } from "./scoreboard.js";
+//   const { centre } = renderScoreboard(container, view, table, { large: false });
+//
+// `view` is the engine's view (null in the lobby), `table` the snapshot's table. The track is
+// built once per container; later calls only move the figures (they slide, by CSS transition)
+// and redraw the players' list, so calling it on every update is cheap. `centre` is an empty
+// element laid over the inside of the loop that the caller may fill; it is kept between calls.
+
+const SPACES = 50;
+const DARK_EVERY = 5;
+export const TRACK_COLUMNS = 16;
+export const TRACK_ROWS = 11; // 2 * (16 + 11) - 4 = 50 spaces around the rectangle
+const CELL = 100; // SVG units per space
+const MARGIN = 12;
+const FIGURE = 0.48; // a figure's box, in spaces, when several share a space
+const SINGLE = 0.64; // a figure alone on its space
+const NUMBER_BAND = 0.28; // the outer strip of a space that keeps its number visible
+const NUMBER_BAND_SIDE = 0.34; // the same on the left and right, where numbers lie across it
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+const FALLBACK_COLOURS = {
+  blue: { hex: "#0072b2", symbol: "B", label: "Blue" },
+  orange: { hex: "#e69f00", symbol: "O", label: "Orange" },
+  green: { hex: "#009e73", symbol: "G", label: "Green" },
+  yellow: { hex: "#f0e442", symbol: "Y", label: "Yellow" },
+  pink: { hex: "#cc79a7", symbol: "P", label: "Pink" },
+  black: { hex: "#222222", symbol: "K", label: "Black" },
+};
+
+// A meeple, and a messenger (a round pawn carrying a pennant), both in a 100 x 100 box.
+const MEEPLE_PATH =
+  "M50 4C60 4 67 12 67 22C67 28 64 32 61 35L89 44C98 47 98 59 89 61L70 63L84 91" +
+  "C86 97 82 100 76 100L61 100L50 82L39 100L24 100C18 100 14 97 16 91L30 63L11 61" +
+  "C2 59 2 47 11 44L39 35C36 32 33 28 33 22C33 12 40 4 50 4Z";
+const MESSENGER_PATH =
+  "M8 68A36 36 0 1 0 80 68A36 36 0 1 0 8 68Z M64 4H71V52H64Z M71 4L98 14L71 24Z";
+const LETTER_AT = { meeple: [50, 57], messenger: [44, 70] };
+
+let colourMap = null;
+
+/** The colour map of the page (`<script id="colours" type="application/json">`). */
+export function colours() {
+  if (colourMap) return colourMap;
+  const element = document.getElementById("colours");
+  if (!element) return FALLBACK_COLOURS;
+  try {
+    colourMap = JSON.parse(element.textContent);
+  } catch {
+    return FALLBACK_COLOURS;
+  }
+  return colourMap;
+}
+
+/** Hex, symbol letter, label and a readable ink for a colour id. */
+export function colourOf(id) {
+  const map = colours();
+  const found = map[id] || FALLBACK_COLOURS[id] || { hex: "#888888", symbol: "?", label: id || "" };
+  return { ...found, ink: inkOn(found.hex) };
+}
+
+function inkOn(hex) {
+  const value = /^#?([0-9a-f]{6})$/i.exec(hex || "");
+  if (!value) return "#fff";
+  const n = parseInt(value[1], 16);
+  const channel = (c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const lum =
+    0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
+  return lum > 0.3 ? "#111" : "#fff";
+}
+
+export function escapeHtml(text) {
+  return String(text ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
+  );
+}
+
+export function isDark(space) {
+  return space % DARK_EVERY === 0;
+}
+
+// Geometry --------------------------------------------------------------------------------------
+
+/** Where a space lies: its column and row, and the direction towards the inside of the loop. */
+function cellOf(space) {
+  const last = TRACK_COLUMNS - 1;
+  const bottom = TRACK_ROWS - 1;
+  const s = ((space % SPACES) + SPACES) % SPACES;
+  let col;
+  let row;
+  if (s <= last) {
+    col = s;
+    row = 0;
+  } else if (s < last + bottom) {
+    col = last;
+    row = s - last;
+  } else if (s <= 2 * last + bottom) {
+    col = last - (s - last - bottom);
+    row = bottom;
+  } else {
+    col = 0;
+    row = bottom - (s - 2 * last - bottom);
+  }
+  // Inward direction (into the loop) and the outer reference point, in space units.
+  let inward;
+  let outer;
+  const corner = (col === 0 || col === last) && (row === 0 || row === bottom);
+  if (corner) {
+    const dx = col === 0 ? 1 : -1;
+    const dy = row === 0 ? 1 : -1;
+    inward = [dx * Math.SQRT1_2, dy * Math.SQRT1_2];
+    outer = [col + (dx > 0 ? 0 : 1), row + (dy > 0 ? 0 : 1)];
+  } else if (row === 0) {
+    inward = [0, 1];
+    outer = [col + 0.5, 0];
+  } else if (col === last) {
+    inward = [-1, 0];
+    outer = [col + 1, row + 0.5];
+  } else if (row === bottom) {
+    inward = [0, -1];
+    outer = [col + 0.5, row + 1];
+  } else {
+    inward = [1, 0];
+    outer = [0, row + 0.5];
+  }
+  const side = corner ? "corner" : row === 0 ? "top" : row === bottom ? "bottom" : col === 0 ? "left" : col === last ? "right" : "";
+  const band = side === "left" || side === "right" ? NUMBER_BAND_SIDE : NUMBER_BAND;
+  return { col, row, corner, side, band, inward, outer };
+}
+
+/** The centre (SVG units) and size (in spaces) of the index-th of `count` figures on a space.
+ * A lone figure stands large; more stand two abreast, in rows that reach into the loop. */
+function slot(space, index, count) {
+  const { corner, band, inward, outer } = cellOf(space);
+  const along = [-inward[1], inward[0]];
+  let size;
+  let depth;
+  let column = 0;
+  if (count === 1) {
+    size = SINGLE;
+    depth = corner ? 0.8 : band + SINGLE / 2 - 0.02;
+  } else {
+    size = FIGURE;
+    const row = Math.floor(index / 2);
+    const inRow = Math.min(2, count - row * 2);
+    column = inRow === 2 ? (index % 2 === 0 ? -0.52 : 0.52) * FIGURE : 0;
+    depth = (corner ? 0.74 : band + FIGURE / 2) + row * FIGURE * 0.95;
+  }
+  const x = outer[0] + inward[0] * depth + along[0] * column;
+  const y = outer[1] + inward[1] * depth + along[1] * column;
+  return [x * CELL, y * CELL, size];
+}
+
+/** Where a space's number is written: along the outer edge, so that figures leave it visible. */
+function numberAt(space) {
+  const { corner, side, inward, outer } = cellOf(space);
+  const top = (outer[1] - 0.3) * CELL;
+  if (side === "left") return [outer[0] * CELL + 7, top, "start"];
+  if (side === "right") return [outer[0] * CELL - 7, top, "end"];
+  const depth = corner ? 0.2 : 0.15;
+  return [(outer[0] + inward[0] * depth) * CELL, (outer[1] + inward[1] * depth) * CELL, "middle"];
+}
+
+// Building the track ----------------------------------------------------------------------------
+
+function trackSvg() {
+  const width = TRACK_COLUMNS * CELL;
+  const height = TRACK_ROWS * CELL;
+  const parts = [];
+  for (let s = 0; s < SPACES; s += 1) {
+    const { col, row } = cellOf(s);
+    const dark = isDark(s);
+    parts.push(
+      `<rect class="sb-space${dark ? " sb-dark" : ""}" x="${col * CELL + 2}" y="${row * CELL + 2}"` +
+        ` width="${CELL - 4}" height="${CELL - 4}" rx="8"/>`,
+    );
+    const [nx, ny, anchor] = numberAt(s);
+    parts.push(
+      `<text class="sb-num${dark ? " sb-num-dark" : ""}" x="${nx}" y="${ny}"` +
+        ` text-anchor="${anchor}">${s}</text>`,
+    );
+  }
+  return (
+    `<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN}` +
+    ` ${height + 2 * MARGIN}" role="img" aria-label="Score track">` +
+    `<rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}"` +
+    ` height="${height + MARGIN}" rx="14"/>` +
+    `<rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}"` +
+    ` height="${height - 2 * CELL}" rx="6"/>` +
+    parts.join("") +
+    `<g class="sb-figures"></g></svg>`
+  );
+}
+
+function build(container, large) {
+  const width = TRACK_COLUMNS * CELL + 2 * MARGIN;
+  const height = TRACK_ROWS * CELL + 2 * MARGIN;
+  const pct = (value, total) => `${((value / total) * 100).toFixed(3)}%`;
+  container.innerHTML =
+    `<div class="sb${large ? " sb--large" : ""}">` +
+    `<div class="sb-board" style="aspect-ratio: ${width} / ${height}">` +
+    `<div class="sb-centre" style="left:${pct(CELL + MARGIN, width)};right:${pct(CELL + MARGIN, width)};` +
+    `top:${pct(CELL + MARGIN, height)};bottom:${pct(CELL + MARGIN, height)}"></div>` +
+    trackSvg() +
+    `</div><ol class="sb-players"></ol></div>`;
+  const root = container.firstElementChild;
+  const state = {
+    root,
+    large,
+    figures: root.querySelector(".sb-figures"),
+    players: root.querySelector(".sb-players"),
+    centre: root.querySelector(".sb-centre"),
+    nodes: new Map(),
+  };
+  container._scoreboard = state;
+  return state;
+}
+
+// Figures ---------------------------------------------------------------------------------------
+
+function figureNode(kind) {
+  const g = document.createElementNS(SVG_NS, "g");
+  g.setAttribute("class", `sb-fig sb-fig-${kind}`);
+  const [lx, ly] = LETTER_AT[kind];
+  const path = kind === "meeple" ? MEEPLE_PATH : MESSENGER_PATH;
+  g.innerHTML =
+    `<title></title>` +
+    `<g transform="translate(-50 -52)">` +
+    `<path class="sb-glow" d="${path}"/>` +
+    `<path class="sb-halo" d="${path}"/>` +
+    `<path class="sb-outline" d="${path}"/>` +
+    `<path class="sb-body" d="${path}"/>` +
+    `<text class="sb-letter" x="${lx}" y="${ly}"></text>` +
+    `<g class="sb-lap" transform="translate(52 -20)"><rect x="0" y="0" width="62" height="42" rx="12"/>` +
+    `<text x="31" y="22"></text></g>` +
+    `</g>`;
+  return g;
+}
+
+function placeFigures(state, players, table, activeSeat) {
+  // Figures on each space, in seat order, the meeple before the messenger.
+  const bySpace = new Map();
+  for (const player of players) {
+    const seatInfo = seatOf(table, player.seat);
+    for (const kind of ["meeple", "messenger"]) {
+      if (player.carrier && player.carrier !== kind) continue;
+      const points = player[kind] ?? 0;
+      const space = player[`${kind}_space`] ?? ((points % SPACES) + SPACES) % SPACES;
+      const figure = { key: `${player.seat}:${kind}`, kind, points, space, player, seatInfo };
+      if (!bySpace.has(space)) bySpace.set(space, []);
+      bySpace.get(space).push(figure);
+    }
+  }
+  const keep = new Set();
+  for (const [space, list] of bySpace) {
+    list.forEach((figure, index) => {
+      let node = state.nodes.get(figure.key);
+      const fresh = !node;
+      if (fresh) {
+        node = figureNode(figure.kind);
+        state.nodes.set(figure.key, node);
+      }
+      keep.add(figure.key);
+      const colour = colourOf(figure.seatInfo?.colour);
+      const [x, y, size] = slot(space, index, list.length);
+      node.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) scale(${((size * CELL) / 100).toFixed(3)})`;
+      node.style.setProperty("--fill", colour.hex);
+      node.style.setProperty("--ink", colour.ink);
+      node.classList.toggle("is-active", figure.player.seat === activeSeat);
+      node.querySelector(".sb-letter").textContent = colour.symbol;
+      const lap = Math.floor(figure.points / SPACES) * SPACES;
+      const badge = node.querySelector(".sb-lap");
+      badge.style.display = lap > 0 ? "" : "none";
+      badge.querySelector("text").textContent = lap > 0 ? String(lap) : "";
+      badge.querySelector("rect").setAttribute("width", lap >= 100 ? "80" : "62");
+      badge.querySelector("text").setAttribute("x", lap >= 100 ? "40" : "31");
+      node.querySelector("title").textContent =
+        `${figure.player.name}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
+      if (fresh) state.figures.appendChild(node);
+    });
+  }
+  for (const [key, node] of state.nodes) {
+    if (!keep.has(key)) {
+      node.remove();
+      state.nodes.delete(key);
+    }
+  }
+}
+
+// Players' list ---------------------------------------------------------------------------------
+
+function seatOf(table, seat) {
+  return (table?.seats || []).find((s) => s.seat === seat) || null;
+}
+
+const ICON_MEEPLE = `<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="true"><path d="${MEEPLE_PATH}"/></svg>`;
+const ICON_MESSENGER = `<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="true"><path d="${MESSENGER_PATH}"/></svg>`;
+
+function playersHtml(players, table, view) {
+  const finished = Boolean(view?.finished);
+  const active = finished || !view ? null : view.active_seat;
+  const deciding = view?.pending?.seat;
+  return players
+    .map((player) => {
+      const seatInfo = seatOf(table, player.seat);
+      const colour = colourOf(seatInfo?.colour);
+      const connected = seatInfo ? Boolean(seatInfo.connected) : false;
+      const isActive = player.seat === active;
+      const isDeciding = !finished && deciding != null && deciding === player.seat && !isActive;
+      const classes = ["sb-player"];
+      if (isActive) classes.push("is-active");
+      if (isDeciding) classes.push("is-deciding");
+      const merged = player.carrier
+        ? `<span class="sb-split-item">${player.carrier === "meeple" ? ICON_MEEPLE : ICON_MESSENGER}` +
+          `carries ${player.score}</span>`
+        : `<span class="sb-split-item" title="Meeple">${ICON_MEEPLE}${player.meeple ?? 0}</span>` +
+          `<span class="sb-split-item" title="Messenger">${ICON_MESSENGER}${player.messenger ?? 0}</span>`;
+      const marker = isActive
+        ? `<span class="sb-marker">turn</span>`
+        : isDeciding
+          ? `<span class="sb-marker sb-marker-deciding">deciding</span>`
+          : "";
+      return (
+        `<li class="${classes.join(" ")}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
+        `<span class="sb-swatch" aria-label="${escapeHtml(colour.label)}">${escapeHtml(colour.symbol)}</span>` +
+        `<span class="sb-name"><span class="sb-name-text">${escapeHtml(player.name)}</span>` +
+        `<span class="sb-conn${connected ? " is-on" : ""}" title="${connected ? "connected" : "not connected"}"></span>` +
+        `</span>` +
+        `<span class="sb-total">${view ? player.score ?? 0 : ""}</span>` +
+        `<span class="sb-split">${view ? merged : "joined"}${marker}</span>` +
+        `</li>`
+      );
+    })
+    .join("");
+}
+
+// The entry point -------------------------------------------------------------------------------
+
+/**
+ * Draw the score track and the players' totals into `container`.
+ * @param {HTMLElement} container
+ * @param {object|null} view the engine's view (null before the game starts)
+ * @param {object} table the snapshot's table (seats with colour and connected)
+ * @param {{large?: boolean}} options `large` for the projector
+ * @returns {{centre: HTMLElement}} the element over the inside of the loop
+ */
+export function renderScoreboard(container, view, table, { large = false } = {}) {
+  let state = container._scoreboard;
+  if (!state || state.large !== large || state.root.parentNode !== container) {
+    state = build(container, large);
+  }
+  const players = view?.players?.length
+    ? view.players
+    : (table?.seats || []).map((seat) => ({
+        seat: seat.seat,
+        name: seat.name,
+        score: 0,
+        meeple: 0,
+        messenger: 0,
+        meeple_space: 0,
+        messenger_space: 0,
+        carrier: null,
+      }));
+  const activeSeat = view && !view.finished ? view.active_seat : null;
+  placeFigures(state, players, table, activeSeat);
+  state.root.classList.toggle("sb--count-many", players.length > 4);
+  state.players.innerHTML = playersHtml(players, table, view);
+  return { centre: state.centre };
+}
