@@ -62,6 +62,7 @@ def pending(state: GameState) -> dict[str, Any] | None:
             "type": "choose_figure",
             "points": step.points,
             "reason": step.reason,
+            **dict(step.details),
             "options": figure_options(state, seat, step.points),
         }
     elif isinstance(step, MergeFigures):

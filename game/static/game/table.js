@@ -270,6 +270,8 @@ function renderOverlay() {
       symbol: st.symbol,
       label: spotLabel(spot),
     }));
+  } else if (p && p.type === "choose_figure" && p.where) {
+    overlay.marks = [{ ...p.where, strong: true }];
   } else if (p && p.type === "resolve_message") {
     overlay.marks = [];
     let n = 0;
@@ -533,7 +535,7 @@ function figureHtml(p) {
   const who = own ? "You" : esc(nameOf(p.seat));
   const head = p.final
     ? `<h3>${own ? "Which figure carries your total?" : `${who}: which figure carries the total`}</h3><p class="hint">Both figures are added: ${pts(p.points)}. The other leaves the board.</p>`
-    : `<h3>${who} ${own ? "score" : "scores"} ${pts(p.points)} ${esc(REASON[p.reason] || "")}</h3><p class="hint">Which figure moves? ${p.seat === s.view.active_seat ? "Ending on a dark space (multiple of 5) draws a message." : "Only the active player draws messages."}</p>`;
+    : `<h3>${who} ${own ? "score" : "scores"} ${pts(p.points)} ${esc(REASON[p.reason] || "")}${p.where ? ` at (${p.where.x}, ${p.where.y})` : ""}</h3><p class="hint">Which figure moves? ${p.seat === s.view.active_seat ? "Ending on a dark space (multiple of 5) draws a message." : "Only the active player draws messages."}</p>`;
   const options = p.options
     .map((o) => {
       const dark = o.dark && !p.final;
@@ -610,7 +612,31 @@ function gameOverHtml() {
     .filter((l) => !/^Final ranking/.test(l))
     .map((l) => `<li>${esc(l)}</li>`)
     .join("");
-  return `<h3>Game over</h3><ol class="ranking">${rows}</ol><div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
+  return `<h3>Game over</h3><ol class="ranking">${rows}</ol>${breakdownHtml()}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
+}
+
+const CATEGORIES = [
+  ["play", "During play"],
+  ["road", "Roads"],
+  ["city", "Cities"],
+  ["monastery", "Monasteries"],
+  ["field", "Fields"],
+  ["table", "Entered"],
+];
+
+/** The final score of each player by category, from the finished table's snapshot. */
+function breakdownHtml() {
+  const rows = s.table.final_scoring;
+  if (!rows) return "";
+  const used = CATEGORIES.filter(([key]) => rows.some((row) => row[key]));
+  const head = used.map(([, label]) => `<th>${label}</th>`).join("");
+  const body = s.view.players
+    .map((pl) => {
+      const cells = used.map(([key]) => `<td>${rows[pl.seat][key] || 0}</td>`).join("");
+      return `<tr><th>${swatch(pl.seat)} ${esc(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
+    })
+    .join("");
+  return `<table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function renderPlayers() {
