@@ -1,0 +1,63 @@
+"""Size budgets (issue: a full-board state message under 16 KB; the table page's own JS and CSS
+under 100 KB uncompressed, no build step)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+from game.engine.autoplay import random_command
+from game.engine.state import apply, new_game
+from game.lobby import create_table
+from game.tables import for_seat, public_view_json
+
+STATE_MESSAGE_LIMIT = 16 * 1024
+PAGE_ASSETS_LIMIT = 100 * 1000
+_ASSET = re.compile(
+    r'<(?:link rel="stylesheet"|script type="module") (?:href|src)="/static/([^"]+)"'
+)
+_IMPORT = re.compile(r'^import .* from "\./([^"]+)";', re.MULTILINE)
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_a_full_board_state_message_is_under_16_kb(players: int) -> None:
+    state, _ = new_game([f"P{n}" for n in range(players)], "c2-hig", seed=players)
+    rng = random.Random(players)
+    largest = 0
+    while not state.finished:
+        seat, command = random_command(state, rng)
+        state, _ = apply(state, seat, command)
+        largest = max(largest, len(for_seat(public_view_json(state), 0).encode()))
+    assert len(state.board.tiles) == 72
+    assert largest < STATE_MESSAGE_LIMIT
+
+
+def _assets(html: str) -> set[Path]:
+    """The page's stylesheets and module scripts, with every module they import."""
+    found: set[Path] = set()
+    queue = _ASSET.findall(html)
+    while queue:
+        name = queue.pop()
+        path = Path(finders.find(name))
+        if path in found:
+            continue
+        found.add(path)
+        if path.suffix == ".js":
+            folder = name.rsplit("/", 1)[0]
+            queue += [f"{folder}/{module}" for module in _IMPORT.findall(path.read_text())]
+    return found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["", "/projector"])
+def test_the_table_pages_own_js_and_css_stay_under_100_kb(page: str) -> None:
+    table, _ = create_table(preset="c2-hig", name="Ann", colour="blue")
+    html = Client().get(f"/t/{table.code}{page}").content.decode()
+    assets = _assets(html)
+    assert any(path.name == "connection.js" for path in assets)
+    assert sum(path.stat().st_size for path in assets) < PAGE_ASSETS_LIMIT
