@@ -490,3 +490,105 @@ def _wait_for_http(process: subprocess.Popen[bytes], port: int) -> bool:
         finally:
             connection.close()
     return False
+
+
+class RestartableDaphne:
+    """A Daphne process that can be stopped and started again on the same port.
+
+    `daphne_server` picks a new port on every start; a restart test needs the same address, so
+    that pages already open in a browser find the server again by themselves, as they would
+    after a real deployment restarts the process. The log accumulates across restarts.
+    """
+
+    def __init__(self, env: Mapping[str, str], tmp: Path) -> None:
+        self.env = dict(env)
+        self.log_path = tmp / "daphne.log"
+        self.port: int | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL `http://127.0.0.1:PORT`; the same before and after a restart."""
+        if self.port is None:
+            raise RuntimeError("the server has not been started")
+        return f"http://127.0.0.1:{self.port}"
+
+    def _spawn(self, port: int) -> bool:
+        """Start Daphne on `port` and wait until it answers; False if it did not come up."""
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    str(venv_bin("daphne")),
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "messengers.asgi:application",
+                ],
+                cwd=ROOT,
+                env=child_env(self.env),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        if _wait_for_http(self.process, port):
+            return True
+        _stop(self.process)
+        self.process = None
+        return False
+
+    def start(self) -> None:
+        """Start the server: on a free port the first time, on the same port afterwards.
+
+        A restart may find the port briefly held (a socket still closing); it then retries on
+        the same port for a while instead of moving, since the open pages only know this one.
+        """
+        if self.process is not None and self.process.poll() is None:
+            raise RuntimeError("the server is already running")
+        if self.port is None:
+            for _attempt in range(3):
+                port = free_port()
+                if self._spawn(port):
+                    self.port = port
+                    return
+                if "in use" not in _tail(self.log_path):
+                    break
+            raise RuntimeError(f"Daphne did not start:\n{_tail(self.log_path)}")
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            if self._spawn(self.port):
+                return
+            if "in use" not in _tail(self.log_path) or time.monotonic() > deadline:
+                raise RuntimeError(f"Daphne did not restart:\n{_tail(self.log_path)}")
+            time.sleep(0.5)
+
+    def stop(self) -> None:
+        """Stop the server as a deployment would (SIGTERM); the port stays reserved for it."""
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+
+
+@contextlib.contextmanager
+def restartable_daphne(env: Mapping[str, str]) -> Iterator[RestartableDaphne]:
+    """Run the project under Daphne like `daphne_server`, but with `stop()` and `start()`.
+
+    The server is running when the block starts and is stopped (and its directory removed)
+    when it ends, whatever state a test left it in.
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="messengers-daphne-"))
+    server = RestartableDaphne(env, tmp)
+    try:
+        server.start()
+        try:
+            yield server
+        except BaseException:
+            print(
+                f"--- Daphne log (port {server.port}) ---\n{_tail(server.log_path)}",
+                file=sys.stderr,
+            )
+            raise
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

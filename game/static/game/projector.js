@@ -158,6 +158,8 @@ function render() {
   const finished = Boolean(view?.finished) || table.status === "finished";
   const lobby = !view && table.status === "lobby";
   main.dataset.status = finished ? "finished" : lobby ? "lobby" : "playing";
+  // The state version shown, for tests and tools that wait for the page to catch up.
+  main.dataset.version = view ? String(view.version) : "";
   elements.edition.textContent = [table.preset_name, table.mode === "tabletop" ? "played at the table" : ""]
     .filter(Boolean)
     .join(" · ");

@@ -293,6 +293,8 @@ function render() {
   if (!t) return;
   const status = t.status;
   page.dataset.status = status;
+  // The state version shown, for tests and tools that wait for the page to catch up.
+  page.dataset.version = s.view ? String(s.view.version) : "";
   $("#lobby").hidden = status !== "lobby";
   $("#game").hidden = status === "lobby";
   renderLink();
