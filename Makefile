@@ -68,3 +68,8 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+
+# Online play under load (docs/performance.md): scripted players over websockets, one Daphne.
+.PHONY: bench-ws
+bench-ws: venv
+	$(BIN)/python bench/ws_load.py --mode open --tables 200 --seats 4 --rate 100 --seconds 30

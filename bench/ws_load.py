@@ -1,0 +1,985 @@
+"""Online play under load: scripted players over real websockets against real Daphne processes.
+
+The engine benchmark (``engine_playouts.py``) times the rules alone. A player online waits for
+much more: the websocket frame, the consumer, a database transaction that locks the table and
+appends to the log, the view built and serialised, the channel layer's group message and one
+``update`` per connection. This benchmark measures that whole path, as deployed:
+
+* ``--servers 1``: one Daphne process with the in-memory channel layer.
+* ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``); the seats of
+  every table are split between the two processes (even seats on the first, odd on the second),
+  so every command crosses Redis and the other process catches up on the state from the log.
+  ``--spread tables`` keeps each table's seats together on one process instead (tables
+  alternate), as a proxy that routes ``/ws/t/<code>`` by table code would.
+
+Every command is persisted as in production: in a SQLite file in a temporary directory
+(``--database sqlite``, the default for one process) or in a private PostgreSQL cluster
+(``--database postgres``, the default for two processes when the server binaries are installed).
+All servers are private instances on free loopback ports, started here and stopped at the end.
+
+Setup: ``manage.py migrate``, then ``--tables`` started tables of ``--seats`` seats (preset
+``c2-hig``, board mode) are created through ``game.lobby`` in this process, plus spare tables that
+replace games which end during the run. Every seat connects with
+``ws://127.0.0.1:PORT/ws/t/<code>?token=<token>``.
+
+Scripted players: the seat the game waits for (``view.pending.seat``) takes a legal choice from
+``view.pending``: a random placement with its first rotation; no follower, or one on a random free
+spot ``--follower-share`` of the time; a random figure when asked which figure scores; the points
+of a revealed message.
+
+Loads:
+
+* ``--mode open``: a fixed timetable of ``--rate`` commands per second in total, spread evenly over
+  the tables (each table's slot comes every ``tables / rate`` seconds), whatever the server
+  answers. A slot whose table still waits for its previous command is counted as late and skipped:
+  an open loop must not queue work the server has not kept up with.
+* ``--mode closed``: each table sends its next command as soon as the update of its previous one
+  has reached every seat; the command rate is then the server's capacity.
+
+Latency is command-to-last-seat: from sending a command until the ``update`` with the resulting
+version has reached every seat of the table (every client lives in this process: one clock). A
+load generator that is itself short of CPU inflates that figure, so the client's CPU and the lag
+of its event loop are reported beside it, as are the CPU of every server process and the
+machine's busy and steal time.
+
+Commands sent during ``--warmup`` seconds are not counted; after ``--seconds`` of measurement no
+new command is sent and the ones in flight are awaited. The output is a readable summary; with
+``--json`` one JSON object follows it on the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import math
+import os
+import platform
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import pytest  # noqa: E402  (tests.servers reports a missing server through pytest.skip)
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+from websockets.typing import Origin  # noqa: E402
+
+from tests import servers  # noqa: E402
+
+PRESET = "c2-hig"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+STARTUP_TIMEOUT = 60.0
+"""Seconds a Daphne process may take to serve its first request (Django import included)."""
+CONNECT_CONCURRENCY = 32
+"""Websocket handshakes in flight at once while seating the players: each one costs the server a
+few queries, and 800 at once would only time out instead of finishing sooner."""
+DRAIN_SECONDS = 10.0
+"""How long to wait for the commands still in flight when the measurement ends."""
+STALL_SECONDS = 10.0
+"""A command unanswered for this long is given up (counted as a timeout) and the table resyncs."""
+COMMANDS_PER_GAME = 140
+"""A little below the usual length of a random 4-seat game, to size the spare tables generously."""
+CLOSED_LOOP_GUESS = 1000.0
+"""Commands per second assumed for a closed loop when sizing its spare tables."""
+
+UPDATE_HEAD = re.compile(r'\{"type":"update","from_version":(\d+),"version":(\d+),')
+"""The start of an ``update`` as the consumer writes it (keys in a fixed order, no spaces). Only
+the first seat of a table to receive a version decodes the whole message; the others need no more
+than these two numbers, which keeps the load generator's CPU for the server."""
+
+
+# --- Server processes -------------------------------------------------------------------------
+
+
+@dataclass
+class Daphne:
+    """A running Daphne process: its pid for CPU readings, its port for the websockets."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def origin(self) -> str:
+        """The Origin header a browser on this server sends; Channels refuses sockets without
+        one (``AllowedHostsOriginValidator``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+
+def _wait_for_http(process: subprocess.Popen[bytes], port: int) -> bool:
+    """Poll until ``GET /`` gets any answer: then Django has loaded and the port is served."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            return True
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.1)
+        finally:
+            connection.close()
+    return False
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if the process has not ended within a few seconds."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def daphne(env: dict[str, str], directory: Path, name: str) -> Iterator[Daphne]:
+    """Run the project under Daphne as ``make run`` does, on a free loopback port.
+
+    ``tests.servers.daphne_server`` yields only a URL; the benchmark also needs the pid, to read
+    the process's CPU time, hence this small variant.
+    """
+    log = directory / f"{name}.log"
+    for _attempt in range(3):
+        port = servers.free_port()
+        with open(log, "wb") as out:
+            process = subprocess.Popen(
+                [
+                    str(servers.venv_bin("daphne")),
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "messengers.asgi:application",
+                ],
+                cwd=ROOT,
+                env=servers.child_env(env),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        if _wait_for_http(process, port):
+            break
+        _stop(process)
+        if "in use" not in log.read_text(errors="replace"):
+            raise RuntimeError(f"Daphne did not start:\n{log.read_text(errors='replace')[-4000:]}")
+    else:
+        raise RuntimeError("Daphne did not start: no free port")
+    try:
+        yield Daphne(process, port, log)
+    finally:
+        _stop(process)
+
+
+def available(check: Any) -> bool:
+    """Whether ``check()`` finds its server binaries (tests.servers skips through pytest)."""
+    try:
+        check()
+    except (pytest.skip.Exception, pytest.fail.Exception):
+        return False
+    return True
+
+
+# --- CPU readings -----------------------------------------------------------------------------
+
+
+def _proc_stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds of the process and of its reaped children), or None if gone.
+
+    Reaped children count so that a PostgreSQL backend that exits during the run keeps its
+    CPU time in the total (it moves into the postmaster's cutime).
+    """
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    ticks = sum(int(value) for value in fields[11:15])
+    return int(fields[1]), ticks / CLOCK_TICKS
+
+
+def _comm(pid: int) -> str:
+    """The process's command name, to tell the private servers apart among our children."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def process_tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and every live descendant (PostgreSQL runs one per connection)."""
+    parents: dict[int, int] = {}
+    seconds: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            stat = _proc_stat(int(entry.name))
+            if stat is not None:
+                parents[int(entry.name)], seconds[int(entry.name)] = stat
+    total = 0.0
+    for pid, cpu in seconds.items():
+        ancestor = pid
+        while ancestor not in (root, 0, 1) and ancestor in parents:
+            ancestor = parents[ancestor]
+        if ancestor == root:
+            total += cpu
+    return total
+
+
+def child_pids(name: str) -> list[int]:
+    """Direct children of this process whose command name is ``name`` (the private servers that
+    ``tests.servers`` started; its helpers yield URLs, not processes)."""
+    own = os.getpid()
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            stat = _proc_stat(int(entry.name))
+            if stat is not None and stat[0] == own and _comm(int(entry.name)) == name:
+                found.append(int(entry.name))
+    return found
+
+
+def machine_ticks() -> tuple[int, int, int, int]:
+    """(total, idle incl. iowait, interrupts, steal) jiffies of all CPUs, from /proc/stat.
+
+    Interrupt time is mostly the loopback network's softirq work, which no process is charged
+    for; it is reported apart so that "rest of the machine" shows other load, not our own.
+    """
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    values += [0] * (8 - len(values))
+    return sum(values[:8]), values[3] + values[4], values[5] + values[6], values[7]
+
+
+@dataclass
+class CpuMeter:
+    """CPU time of the server processes, this process and the machine over the measured window."""
+
+    roots: dict[str, int]
+    start: dict[str, float] = field(default_factory=dict)
+    end: dict[str, float] = field(default_factory=dict)
+    machine_start: tuple[int, int, int, int] = (0, 0, 0, 0)
+    machine_end: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def _read(self) -> dict[str, float]:
+        readings = {name: process_tree_cpu(pid) for name, pid in self.roots.items()}
+        readings["load generator"] = time.process_time()
+        return readings
+
+    def begin(self) -> None:
+        self.start = self._read()
+        self.machine_start = machine_ticks()
+
+    def finish(self) -> None:
+        self.end = self._read()
+        self.machine_end = machine_ticks()
+
+    def report(self, seconds: float) -> dict[str, float]:
+        """Per process: percent of one core; machine: percent of all cores busy, and steal."""
+        result = {
+            name: round(100 * (self.end[name] - self.start[name]) / seconds, 1)
+            for name in self.start
+        }
+        total, idle, interrupts, steal = (
+            end - start for start, end in zip(self.machine_start, self.machine_end, strict=True)
+        )
+        if total > 0:
+            cores = os.cpu_count() or 1
+            busy = 100 * (total - idle) / total
+            irq = 100 * cores * interrupts / total
+            listed = sum(result.values())
+            result["interrupts (loopback network)"] = round(irq, 1)
+            result["rest of the machine"] = round(max(0.0, busy * cores - listed - irq), 1)
+            result["machine busy (% of all cores)"] = round(busy, 1)
+            result["machine steal (% of all cores)"] = round(100 * steal / total, 1)
+        return result
+
+
+# --- Tables -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """A started table and its seats' tokens, in seat order: all a script needs to play it."""
+
+    code: str
+    tokens: list[str]
+
+
+def create_tables(count: int, seats: int) -> list[TableSetup]:
+    """Create ``count`` started tables through the lobby, as players would have set them up.
+
+    Runs in this process with the servers' DATABASE_URL, before any server starts: the
+    measurement sees only play, not table creation.
+    """
+    import django
+
+    django.setup()
+    from django.db import connections
+
+    from game.lobby import COLOUR_IDS, create_table, join_table, start_game
+
+    created = []
+    for _ in range(count):
+        table, creator = create_table(
+            preset=PRESET, seats=seats, name="Seat 1", colour=COLOUR_IDS[0]
+        )
+        tokens = [creator.token]
+        for index in range(1, seats):
+            seat = join_table(table.code, name=f"Seat {index + 1}", colour=COLOUR_IDS[index])
+            tokens.append(seat.token)
+        start_game(table.code, creator.token)
+        created.append(TableSetup(table.code, tokens))
+    connections.close_all()
+    return created
+
+
+# --- Scripted players -------------------------------------------------------------------------
+
+
+def percentile(values: list[float], pct: float) -> float:
+    """The ``pct`` percentile with linear interpolation between closest ranks."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = (len(ordered) - 1) * pct / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+@dataclass
+class InFlight:
+    """A command sent and not yet seen by every seat."""
+
+    from_version: int
+    command_id: str
+    sent: float
+    measured: bool
+    arrivals: int = 0
+    first: float = 0.0
+
+
+@dataclass
+class Stats:
+    """Everything counted over the measured window (and the drain after it)."""
+
+    latency_ms: list[float] = field(default_factory=list)
+    first_seat_ms: list[float] = field(default_factory=list)
+    sent: int = 0
+    completed: int = 0
+    late: int = 0
+    idle_slots: int = 0
+    schedule_lag_ms: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    timeouts: int = 0
+    commands: Counter[str] = field(default_factory=Counter)
+    games_finished: int = 0
+    tables_started: int = 0
+    loop_lag_ms: list[float] = field(default_factory=list)
+    trace: list[tuple[float, float, float, str]] = field(default_factory=list)
+    """(sent, seconds after the window began; to last seat, ms; to first seat, ms; table)."""
+
+
+class Player:
+    """The scripted seats of one table: reads their websockets, decides and sends for them."""
+
+    def __init__(self, bench: Bench, setup: TableSetup, number: int) -> None:
+        self.bench = bench
+        self.setup = setup
+        self.code = setup.code
+        self.number = number
+        """The table's place in the list of created tables, which picks its server with
+        ``--spread tables``."""
+        self.sockets: list[ClientConnection] = []
+        self.readers: list[asyncio.Task[None]] = []
+        self.snapshots = 0
+        self.ready = asyncio.Event()
+        self.version = -1
+        """The version of the newest view decoded, which the next command is made against."""
+        self.pending: dict[str, Any] | None = None
+        self.finished = False
+        self.in_flight: InFlight | None = None
+        self.sequence = 0
+
+    async def open(self) -> None:
+        """Connect every seat (to alternating servers) and wait for each one's snapshot."""
+        bench = self.bench
+        for index, token in enumerate(self.setup.tokens):
+            spot = index if bench.spread == "seats" else self.number
+            server = bench.daphnes[spot % len(bench.daphnes)]
+            async with bench.connecting:
+                socket = await connect(
+                    f"ws://127.0.0.1:{server.port}/ws/t/{self.code}?token={token}",
+                    origin=Origin(server.origin),
+                    compression=None,
+                    proxy=None,
+                    ping_interval=None,
+                    max_size=2**22,
+                    open_timeout=STARTUP_TIMEOUT,
+                )
+            self.sockets.append(socket)
+            self.readers.append(asyncio.create_task(self.read(index, socket)))
+        await self.ready.wait()
+
+    async def read(self, seat: int, socket: ClientConnection) -> None:
+        """Handle every message of one seat's connection until it closes."""
+        clock = time.perf_counter
+        match = UPDATE_HEAD.match
+        try:
+            async for raw in socket:
+                now = clock()
+                assert isinstance(raw, str)
+                head = match(raw)
+                if head is not None:
+                    await self.on_update(int(head[1]), int(head[2]), raw, now)
+                else:
+                    await self.on_message(seat, json.loads(raw))
+        except ConnectionClosed:
+            pass
+
+    def _take_view(self, view: dict[str, Any], version: int) -> None:
+        """Keep what the next decision needs from a view newer than the one held; an older one
+        (a snapshot overtaken by an update) is ignored."""
+        if version > self.version:
+            self.version = version
+            self.pending = view["pending"]
+            self.finished = bool(view["finished"])
+
+    async def on_update(self, from_version: int, version: int, raw: str, now: float) -> None:
+        """Count the update's arrival at one more seat; decode it only at the first seat."""
+        if version > self.version:
+            self._take_view(json.loads(raw)["view"], version)
+        flight = self.in_flight
+        if flight is None or flight.from_version != from_version:
+            return
+        flight.arrivals += 1
+        if flight.arrivals == 1:
+            flight.first = now
+        if flight.arrivals < len(self.setup.tokens):
+            return
+        self.in_flight = None
+        stats = self.bench.stats
+        if flight.measured:
+            stats.completed += 1
+            stats.latency_ms.append((now - flight.sent) * 1000)
+            stats.first_seat_ms.append((flight.first - flight.sent) * 1000)
+            if self.bench.trace:
+                stats.trace.append(
+                    (
+                        flight.sent - self.bench.begin,
+                        stats.latency_ms[-1],
+                        stats.first_seat_ms[-1],
+                        self.code,
+                    )
+                )
+        if self.finished:
+            await self.bench.game_over(self)
+        elif self.bench.mode == "closed":
+            await self.act()
+
+    async def on_message(self, seat: int, message: dict[str, Any]) -> None:
+        """Snapshots (on connect, after a resync) and refusals; presence and history are only
+        read past, since the script needs nothing from them."""
+        kind = message.get("type")
+        if kind == "snapshot":
+            view = message.get("view")
+            if view is not None:
+                self._take_view(view, message["version"])
+            if not self.ready.is_set():
+                self.snapshots += 1
+                if self.snapshots == len(self.setup.tokens):
+                    self.ready.set()
+            elif self.in_flight is None and not self.finished and self.bench.mode == "closed":
+                await self.act()  # the snapshot that a resync after an error asked for
+        elif kind == "error":
+            self.bench.stats.errors[message.get("code", "?")] += 1
+            flight = self.in_flight
+            if flight is not None and message.get("id") == flight.command_id:
+                self.in_flight = None
+                await self.sockets[0].send('{"type":"sync"}')
+
+    def choose(self) -> tuple[int, dict[str, Any]]:
+        """The deciding seat and a legal command for it, taken from ``pending``."""
+        waiting = self.pending
+        assert waiting is not None
+        seat = waiting["seat"] if waiting["seat"] is not None else 0
+        kind = waiting["type"]
+        rng = self.bench.rng
+        if kind == "place_tile":
+            spot = rng.choice(waiting["placements"])
+            return seat, {
+                "type": "place_tile",
+                "x": spot["x"],
+                "y": spot["y"],
+                "rotation": spot["rotations"][0],
+            }
+        if kind == "place_follower":
+            spots = waiting["spots"]
+            if spots and rng.random() < self.bench.follower_share:
+                spot = rng.choice(spots)
+                command = {"type": "place_follower", "feature": spot["feature"]}
+                if "at" in spot:
+                    command["at"] = spot["at"]
+                return seat, command
+            return seat, {"type": "skip_follower"}
+        if kind == "choose_figure":
+            return seat, {
+                "type": "choose_figure",
+                "figure": rng.choice(waiting["options"])["figure"],
+            }
+        if kind == "resolve_message":
+            return seat, {"type": "resolve_message", "choice": "points"}
+        raise ValueError(f"the script plays board mode only, not {kind!r}")
+
+    async def act(self) -> None:
+        """Send the next command of this table, made against the newest version it has seen."""
+        bench = self.bench
+        if self.finished or self.in_flight is not None or not bench.sending:
+            return
+        seat, command = self.choose()
+        self.sequence += 1
+        command_id = f"{self.code}-{self.sequence}"
+        text = json.dumps(
+            {"type": "command", "version": self.version, "id": command_id, "command": command},
+            separators=(",", ":"),
+        )
+        measured = bench.measuring
+        self.in_flight = InFlight(self.version, command_id, time.perf_counter(), measured)
+        if measured:
+            bench.stats.sent += 1
+            bench.stats.commands[command["type"]] += 1
+        await self.sockets[seat].send(text)
+
+    def check_stall(self, now: float) -> bool:
+        """Give up a command that has waited far too long, so that one lost update cannot stop
+        a closed-loop table for the rest of the run."""
+        flight = self.in_flight
+        if flight is None or now - flight.sent < STALL_SECONDS:
+            return False
+        self.in_flight = None
+        if flight.measured:
+            self.bench.stats.timeouts += 1
+        return True
+
+    async def close(self) -> None:
+        """Close the seats' sockets, so that the servers see ordinary disconnects."""
+        for reader in self.readers:
+            reader.cancel()
+        await asyncio.gather(*(socket.close() for socket in self.sockets), return_exceptions=True)
+
+
+class Bench:
+    """The load generator: seats the players, drives the chosen loop, collects the numbers."""
+
+    def __init__(
+        self, args: argparse.Namespace, daphnes: list[Daphne], tables: list[TableSetup]
+    ) -> None:
+        self.mode: str = args.mode
+        self.args = args
+        self.daphnes = daphnes
+        self.rng = random.Random(args.seed)
+        self.follower_share: float = args.follower_share
+        self.slots: list[Player | None] = []
+        self.spread: str = args.spread
+        self.first_tables = tables[: args.tables]
+        self.created = args.tables
+        """Tables given to a slot so far; the next spare table's number."""
+        self.spares = list(reversed(tables[args.tables :]))
+        self.connecting = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        self.stats = Stats()
+        self.sending = False
+        self.measuring = False
+        self.begin = 0.0
+        """When the measured window began (``time.perf_counter``)."""
+        self.trace = args.trace is not None
+        self.background: set[asyncio.Task[None]] = set()
+        self.players: list[Player] = []
+        self.seating_seconds = 0.0
+        """How long the first tables' seats took to connect and receive their snapshots."""
+
+    async def seat_everyone(self) -> None:
+        """Connect every seat of the first tables before any load, so that no handshake is
+        timed."""
+        players = [Player(self, setup, n) for n, setup in enumerate(self.first_tables)]
+        await asyncio.gather(*(player.open() for player in players))
+        self.slots = list(players)
+        self.players.extend(players)
+
+    async def game_over(self, player: Player) -> None:
+        """A table's game ended: its slot moves on to a fresh started table, if any is left."""
+        if self.measuring:
+            self.stats.games_finished += 1
+        slot = self.slots.index(player)
+        self.slots[slot] = None
+        if not self.spares:
+            return
+        task = asyncio.create_task(self._replace(slot, self.spares.pop()))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _replace(self, slot: int, setup: TableSetup) -> None:
+        """Seat a fresh table's players (their handshakes are part of the load, as when new
+        games start on a live server) and let it play in the freed slot."""
+        player = Player(self, setup, self.created)
+        self.created += 1
+        self.players.append(player)
+        await player.open()
+        self.slots[slot] = player
+        if self.measuring:
+            self.stats.tables_started += 1
+        if self.mode == "closed":
+            await player.act()
+
+    async def open_loop(self, until: float) -> None:
+        """Fire one table's slot every ``1 / rate`` seconds, round robin, on a fixed timetable."""
+        rate: float = self.args.rate
+        start = time.perf_counter()
+        slot_count = len(self.slots)
+        tick = 0
+        while True:
+            due = start + tick / rate
+            if due >= until:
+                return
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            player = self.slots[tick % slot_count]
+            if self.measuring:
+                self.stats.schedule_lag_ms.append((time.perf_counter() - due) * 1000)
+            if player is None or player.finished:
+                if self.measuring:
+                    self.stats.idle_slots += 1
+            elif player.in_flight is not None:
+                if self.measuring:
+                    self.stats.late += 1
+            else:
+                await player.act()
+            tick += 1
+
+    async def watch(self) -> None:
+        """Measure the event loop's lag (a sign of a saturated load generator) and clear stalled
+        commands."""
+        interval = 0.01
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(interval)
+            now = time.perf_counter()
+            if self.measuring:
+                self.stats.loop_lag_ms.append((now - before - interval) * 1000)
+            for player in self.slots:
+                if player is not None and player.check_stall(now):
+                    await player.sockets[0].send('{"type":"sync"}')
+
+    async def run(self, meter: CpuMeter) -> float:
+        """Warm up, measure, drain; return the measured window's length in seconds."""
+        started = time.perf_counter()
+        await self.seat_everyone()
+        self.seating_seconds = time.perf_counter() - started
+        watcher = asyncio.create_task(self.watch())
+        self.sending = True
+        warmup_end = time.perf_counter() + self.args.warmup
+        if self.mode == "closed":
+            await asyncio.gather(*(player.act() for player in self.slots if player is not None))
+            await asyncio.sleep(self.args.warmup)
+            self.measuring = True
+            meter.begin()
+            begin = self.begin = time.perf_counter()
+            await asyncio.sleep(self.args.seconds)
+        else:
+            await self.open_loop(warmup_end)
+            self.measuring = True
+            meter.begin()
+            begin = self.begin = time.perf_counter()
+            await self.open_loop(begin + self.args.seconds)
+        self.sending = False
+        window = time.perf_counter() - begin
+        meter.finish()
+        self.measuring = False
+        deadline = time.perf_counter() + DRAIN_SECONDS
+        while time.perf_counter() < deadline and any(
+            player is not None and player.in_flight is not None and player.in_flight.measured
+            for player in self.slots
+        ):
+            await asyncio.sleep(0.05)
+        for player in self.slots:
+            if player is not None and player.in_flight is not None and player.in_flight.measured:
+                self.stats.timeouts += 1
+        watcher.cancel()
+        for task in list(self.background):
+            task.cancel()
+        await asyncio.gather(*(player.close() for player in self.players))
+        return window
+
+
+# --- Running it -------------------------------------------------------------------------------
+
+
+def spare_tables(args: argparse.Namespace) -> int:
+    """Started tables kept aside for the games that end during the run."""
+    if args.spare_tables is not None:
+        return int(args.spare_tables)
+    duration = args.seconds + args.warmup + DRAIN_SECONDS
+    rate = args.rate if args.mode == "open" else CLOSED_LOOP_GUESS
+    per_table = rate / args.tables * duration / COMMANDS_PER_GAME
+    if args.mode == "open" and per_table < 0.5:
+        return 0
+    return math.ceil(args.tables * per_table * 1.2)
+
+
+def summarise(
+    args: argparse.Namespace, stats: Stats, window: float, cpu: dict[str, float], database: str
+) -> dict[str, Any]:
+    """The run's numbers as one JSON-ready dictionary (milliseconds, percent of one core)."""
+
+    def ms(values: list[float], pct: float) -> float | None:
+        return round(percentile(values, pct), 2) if values else None
+
+    latency = stats.latency_ms
+    return {
+        "mode": args.mode,
+        "servers": args.servers,
+        "spread": args.spread,
+        "database": database,
+        "tables": args.tables,
+        "seats": args.seats,
+        "rate": args.rate if args.mode == "open" else None,
+        "seconds": round(window, 2),
+        "warmup": args.warmup,
+        "seed": args.seed,
+        "sent": stats.sent,
+        "completed": stats.completed,
+        "commands_per_second": round(stats.completed / window, 1),
+        "latency_ms": {
+            "p50": ms(latency, 50),
+            "p95": ms(latency, 95),
+            "p99": ms(latency, 99),
+            "max": ms(latency, 100),
+            "mean": round(statistics.fmean(latency), 2) if latency else None,
+        },
+        "first_seat_ms": {
+            "p50": ms(stats.first_seat_ms, 50),
+            "p99": ms(stats.first_seat_ms, 99),
+        },
+        "late_skipped": stats.late,
+        "idle_slots": stats.idle_slots,
+        "schedule_lag_ms": {
+            "p99": ms(stats.schedule_lag_ms, 99),
+            "max": ms(stats.schedule_lag_ms, 100),
+        },
+        "loop_lag_ms": {"p99": ms(stats.loop_lag_ms, 99), "max": ms(stats.loop_lag_ms, 100)},
+        "errors": dict(stats.errors),
+        "timeouts": stats.timeouts,
+        "commands": dict(stats.commands),
+        "games_finished": stats.games_finished,
+        "tables_started": stats.tables_started,
+        "cpu_percent": cpu,
+        "python": platform.python_version(),
+    }
+
+
+def print_summary(result: dict[str, Any], command_line: str) -> None:
+    """The readable report, with the command line, so that a pasted result can be rerun."""
+    latency = result["latency_ms"]
+    loop = (
+        f"open loop, {result['rate']} commands/s in total"
+        if result["mode"] == "open"
+        else "closed loop"
+    )
+    print(
+        f"Websocket load: {result['tables']} tables x {result['seats']} seats, {loop}, "
+        f"{result['servers']} Daphne process(es) "
+        f"({'Redis' if result['servers'] == 2 else 'in-memory'} channel layer"
+        f"{'' if result['servers'] == 1 else ', ' + result['spread'] + ' spread over them'}), "
+        f"{result['database']}, {result['seconds']:.1f} s measured after "
+        f"{result['warmup']} s warm-up"
+    )
+    print(f"  command line         {command_line}")
+    print(
+        f"  seating              {result['tables'] * result['seats']} websockets connected "
+        f"with their snapshots in {result['seating_seconds']} s, before any load"
+    )
+    print(
+        f"  commands             {result['sent']} sent, {result['completed']} reached every "
+        f"seat: {result['commands_per_second']} per second"
+    )
+    print(
+        f"  command to last seat p50 {latency['p50']} ms, p95 {latency['p95']} ms, "
+        f"p99 {latency['p99']} ms, max {latency['max']} ms"
+    )
+    print(
+        f"  command to 1st seat  p50 {result['first_seat_ms']['p50']} ms, "
+        f"p99 {result['first_seat_ms']['p99']} ms"
+    )
+    if result["mode"] == "open":
+        print(
+            f"  timetable            {result['late_skipped']} slots late (previous command "
+            f"unanswered, skipped), {result['idle_slots']} idle (no game), schedule lag p99 "
+            f"{result['schedule_lag_ms']['p99']} ms"
+        )
+    errors = ", ".join(f"{code} {n}" for code, n in sorted(result["errors"].items())) or "none"
+    print(
+        f"  errors               {errors}; unanswered after {STALL_SECONDS:.0f} s: "
+        f"{result['timeouts']}"
+    )
+    print(
+        f"  games                {result['games_finished']} finished, "
+        f"{result['tables_started']} fresh tables started in their place"
+    )
+    print(
+        "  commands by type     "
+        + ", ".join(f"{kind} {n}" for kind, n in sorted(result["commands"].items()))
+    )
+    print(
+        f"  client event loop    lag p99 {result['loop_lag_ms']['p99']} ms, "
+        f"max {result['loop_lag_ms']['max']} ms"
+    )
+    print("  CPU (% of one core unless noted)")
+    for name, value in result["cpu_percent"].items():
+        print(f"    {name:<34} {value:>6.1f}")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line; defaults are the open-loop target load (200 x 4 seats, 100/s)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("open", "closed"), default="open")
+    parser.add_argument("--tables", type=int, default=200, help="tables played at once")
+    parser.add_argument("--seats", type=int, default=4, help="seats per table, 2 to 6")
+    parser.add_argument(
+        "--rate", type=float, default=100.0, help="open loop: commands per second in total"
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured duration")
+    parser.add_argument(
+        "--warmup", type=float, default=3.0, help="seconds of load before measuring"
+    )
+    parser.add_argument("--servers", type=int, choices=(1, 2), default=1)
+    parser.add_argument(
+        "--spread",
+        choices=("seats", "tables"),
+        default="seats",
+        help="with two servers: split every table's seats between them (default), or put each "
+        "table's seats together on one server, as a proxy routing by table code would",
+    )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default=None,
+        help="default: sqlite with one server, postgres (if installed) with two",
+    )
+    parser.add_argument(
+        "--spare-tables",
+        type=int,
+        default=None,
+        help="started tables kept to replace games that end (default: enough for the run)",
+    )
+    parser.add_argument(
+        "--follower-share",
+        type=float,
+        default=0.2,
+        help="share of follower decisions that place one (default 0.2)",
+    )
+    parser.add_argument(
+        "--settings",
+        default="messengers.settings",
+        help="Django settings module of the servers and the setup (default messengers.settings); "
+        "another module (on PYTHONPATH) that imports it and changes one setting measures that "
+        "change before it is made",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        help="write every measured command (sent at s, to last seat ms, to first seat ms, table) "
+        "to this CSV file, to see when slow commands happen",
+    )
+    args = parser.parse_args(argv)
+    if args.tables < 1:
+        parser.error("--tables must be at least 1")
+    if not 2 <= args.seats <= 6:
+        parser.error("--seats must be 2 to 6")
+    if args.rate <= 0 or args.seconds <= 0 or args.warmup < 0:
+        parser.error("--rate and --seconds must be positive, --warmup not negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Start the servers, create the tables, play, stop everything, report."""
+    args = parse_args(argv)
+    command_line = " ".join([".venv/bin/python bench/ws_load.py", *(argv or sys.argv[1:])])
+    database = args.database or (
+        "postgres" if args.servers == 2 and available(servers.postgres_bindir) else "sqlite"
+    )
+    with contextlib.ExitStack() as stack:
+        directory = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ws-load-")))
+        extra: dict[str, str] = {"DEBUG": "0"}
+        roots: dict[str, int] = {}
+        if database == "postgres":
+            server_url = stack.enter_context(servers.private_postgres())
+            extra["DATABASE_URL"] = servers.create_database(server_url, "wsload")
+            roots["postgres (all processes)"] = child_pids("postgres")[0]
+        else:
+            extra["DATABASE_URL"] = f"sqlite:///{directory / 'db.sqlite3'}"
+        if args.servers == 2:
+            extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
+            roots["redis"] = child_pids("redis-server")[0]
+        env = servers.project_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
+        servers.migrate(env)
+        os.environ.update(env)
+        spares = spare_tables(args)
+        started = time.perf_counter()
+        tables = create_tables(args.tables + spares, args.seats)
+        print(
+            f"created {len(tables)} started tables ({spares} spare) "
+            f"in {time.perf_counter() - started:.1f} s; starting {args.servers} Daphne process(es)",
+            flush=True,
+        )
+        daphnes = [
+            stack.enter_context(daphne(env, directory, f"daphne-{n}")) for n in range(args.servers)
+        ]
+        for n, server in enumerate(daphnes):
+            roots[f"daphne {n + 1} (pid {server.process.pid})"] = server.process.pid
+        meter = CpuMeter(roots)
+
+        async def play() -> tuple[Stats, float, float]:
+            bench = Bench(args, daphnes, tables)
+            window = await bench.run(meter)
+            return bench.stats, window, bench.seating_seconds
+
+        stats, window, seating = asyncio.run(play())
+        cpu = meter.report(window)
+    result = summarise(args, stats, window, cpu, database)
+    result["seating_seconds"] = round(seating, 2)
+    if args.trace is not None:
+        with open(args.trace, "w") as out:
+            out.write("sent_s,last_seat_ms,first_seat_ms,table\n")
+            for sent, last, first, code in sorted(stats.trace):
+                out.write(f"{sent:.4f},{last:.2f},{first:.2f},{code}\n")
+    print_summary(result, command_line)
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    return result
+
+
+if __name__ == "__main__":
+    main()
