@@ -6,13 +6,14 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import presence
+from . import presence, snapshots
 from .lobby import LobbyError, start_game
 from .services import Applied, CommandRefused, set_preference, submit_command
-from .snapshots import NoSuchTable, history, seat_for_token, snapshot
+from .snapshots import NoSuchTable, history, snapshot
 from .tables import for_seat
 
 GONE = 4404
@@ -30,22 +31,42 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat: int | None
     token: str | None
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Run the handler without Channels' per-message ``aclose_old_connections``.
+
+        That call costs a hop to the database thread for every frame and every group message
+        (four per command at a four-seat table). Every database access here goes through
+        ``database_sync_to_async``, which already closes stale connections around each call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
+        # Join the group first: an update applied while the snapshot is taken still arrives
+        # (after it; the client skips what the snapshot already holds).
+        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         try:
-            self.seat = await database_sync_to_async(seat_for_token)(self.code, self.token)
+            welcome = await database_sync_to_async(snapshots.welcome)(
+                self.code, self.token, self.channel_name
+            )
         except NoSuchTable:
+            await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=GONE)
             return
+        self.seat = welcome.seat
         if self.seat is None:
             self.token = None
-        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         await self.accept()
-        await database_sync_to_async(presence.arrive)(self.code, self.seat, self.channel_name)
-        await self._send_snapshot(with_history=True)
-        if self.seat is not None:
-            await self._publish_presence()
+        await self.send(text_data=welcome.snapshot)
+        await self.send(text_data=json.dumps({"type": "history", "lines": welcome.history}))
+        if welcome.presence is not None:
+            await self.channel_layer.group_send(
+                group_name(self.code), {"type": "table.presence", "seats": welcome.presence}
+            )
 
     def _token(self) -> str | None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -157,13 +178,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Group messages ----------------------------------------------------------------------------
 
     async def table_update(self, event: dict[str, Any]) -> None:
-        head = {key: event[key] for key in ("from_version", "version", "id", "seat")}
-        head["events"] = event["events"]
-        head["lines"] = event["lines"]
-        text = json.dumps({"type": "update", **head}, separators=(",", ":"))
-        await self.send(
-            text_data=text[:-1] + ',"view":' + for_seat(event["view_json"], self.seat) + "}"
-        )
+        view = for_seat(event["view_json"], self.seat)
+        await self.send(text_data=event["head_json"][:-1] + ',"view":' + view + "}")
         if event.get("finished"):
             await self._send_snapshot(with_history=False)
 

@@ -13,12 +13,10 @@ TIMEOUT: Final = timedelta(seconds=60)
 """Clients ping every 20 s; a connection silent for longer than this no longer counts."""
 
 
-def arrive(code: str, seat: int | None, channel: str) -> None:
-    table_id = Table.objects.filter(code=code).values_list("pk", flat=True).first()
-    if table_id is not None:
-        Connection.objects.update_or_create(
-            channel=channel, defaults={"table_id": table_id, "seat": seat, "seen": timezone.now()}
-        )
+def arrive(table: Table, seat: int | None, channel: str) -> None:
+    Connection.objects.update_or_create(
+        channel=channel, defaults={"table_id": table.pk, "seat": seat, "seen": timezone.now()}
+    )
 
 
 def refresh(channel: str) -> None:
@@ -40,8 +38,10 @@ def connected_seats(table: Table) -> set[int]:
 def summary(code: str) -> list[dict[str, object]]:
     """Each seat of the table and whether it is connected."""
     table = Table.objects.filter(code=code).first()
-    if table is None:
-        return []
+    return [] if table is None else summary_of(table)
+
+
+def summary_of(table: Table) -> list[dict[str, object]]:
     connected = connected_seats(table)
     indices = Seat.objects.filter(table=table).values_list("index", flat=True)
     return [{"seat": index, "connected": index in connected} for index in indices]

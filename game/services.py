@@ -16,9 +16,11 @@ from .engine.commands import ChooseFigure, Command, parse_command
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
 from .engine.state import Event, GameState, apply
 from .engine.views import pending
-from .models import LogEntry, Seat, Table
+from .jsontext import dumps
+from .models import Seat, Table
 from .narration import narrate
-from .tables import load_state, public_view_json, remember
+from .store import NewEntry, TableHead, append, has_command, lock_table
+from .tables import load_state_at, public_view_json, remember
 
 COMMAND_ID_LENGTH: Final = 64
 
@@ -48,14 +50,20 @@ class Applied:
     finished: bool
 
     def message(self) -> dict[str, Any]:
-        return {
-            "type": "table.update",
+        """The group message: the update's JSON without its view, serialised once for all seats
+        (each connection splices in its own view), and the shared view's JSON."""
+        head = {
+            "type": "update",
             "from_version": self.from_version,
             "version": self.version,
             "id": self.command_id,
             "seat": self.seat,
             "events": self.events,
             "lines": self.lines,
+        }
+        return {
+            "type": "table.update",
+            "head_json": dumps(head),
             "view_json": self.view_json,
             "finished": self.finished,
         }
@@ -100,7 +108,7 @@ def submit_command(
             raise CommandRefused("not_started", "The game has not started yet.", table.version)
         if table.status == Table.Status.FINISHED:
             raise CommandRefused("game_over", "The game is over.", table.version)
-        if LogEntry.objects.filter(table=table, command_id=command_id).exists():
+        if has_command(table.id, command_id):
             raise CommandRefused("duplicate", "That command was already applied.", table.version)
         if version != table.version:
             raise CommandRefused(
@@ -108,7 +116,7 @@ def submit_command(
                 "The game has moved on since you made that move; please decide again.",
                 table.version,
             )
-        state = load_state(table)
+        state = load_state_at(table.id, table.version)
         try:
             state, events = apply(state, seat, parsed)
         except NotYourDecision as error:
@@ -117,7 +125,7 @@ def submit_command(
             raise CommandRefused("game_over", str(error), table.version) from None
         except EngineError as error:
             raise CommandRefused("illegal", str(error), table.version) from None
-        entries = [_entry(table, state, events, command_id, automatic=False)]
+        entries = [_entry(state, events, command_id, automatic=False)]
         state = _answer_by_preference(table, state, entries)
         return _save(table, state, entries, command_id, seat)
 
@@ -130,29 +138,26 @@ def set_preference(code: str, seat: int | None, figure: object) -> Applied | Non
         raise CommandRefused("malformed", "'figure' must be ask, meeple or messenger")
     with transaction.atomic():
         table = _locked_table(code)
-        Seat.objects.filter(table=table, index=seat).update(preference=figure)
+        Seat.objects.filter(table_id=table.id, index=seat).update(preference=figure)
         if table.status != Table.Status.PLAYING:
             return None
-        state = load_state(table)
-        entries: list[LogEntry] = []
+        state = load_state_at(table.id, table.version)
+        entries: list[NewEntry] = []
         state = _answer_by_preference(table, state, entries)
         if not entries:
             return None
         return _save(table, state, entries, "", seat)
 
 
-def _locked_table(code: str) -> Table:
-    try:
-        return Table.objects.select_for_update().get(code=code)
-    except Table.DoesNotExist:
-        raise CommandRefused("no_table", "There is no such table.") from None
+def _locked_table(code: str) -> TableHead:
+    table = lock_table(code)
+    if table is None:
+        raise CommandRefused("no_table", "There is no such table.")
+    return table
 
 
-def _entry(
-    table: Table, state: GameState, events: list[Event], command_id: str, *, automatic: bool
-) -> LogEntry:
-    return LogEntry(
-        table=table,
+def _entry(state: GameState, events: list[Event], command_id: str, *, automatic: bool) -> NewEntry:
+    return NewEntry(
         index=state.version - 1,
         action=dict(state.log[-1]),
         events=events,
@@ -161,7 +166,7 @@ def _entry(
     )
 
 
-def _answer_by_preference(table: Table, state: GameState, entries: list[LogEntry]) -> GameState:
+def _answer_by_preference(table: TableHead, state: GameState, entries: list[NewEntry]) -> GameState:
     """Answer figure prompts of seats that set a standing preference, as they would have."""
     preferences: dict[int, str] | None = None
     while True:
@@ -170,7 +175,7 @@ def _answer_by_preference(table: Table, state: GameState, entries: list[LogEntry
             return state
         if preferences is None:
             preferences = dict(
-                Seat.objects.filter(table=table)
+                Seat.objects.filter(table_id=table.id)
                 .exclude(preference=Seat.Preference.ASK)
                 .values_list("index", "preference")
             )
@@ -178,25 +183,18 @@ def _answer_by_preference(table: Table, state: GameState, entries: list[LogEntry
         if figure is None:
             return state
         state, events = apply(state, waiting["seat"], ChooseFigure(figure))
-        entries.append(_entry(table, state, events, "", automatic=True))
+        entries.append(_entry(state, events, "", automatic=True))
 
 
 def _save(
-    table: Table, state: GameState, entries: list[LogEntry], command_id: str, seat: int
+    table: TableHead, state: GameState, entries: list[NewEntry], command_id: str, seat: int
 ) -> Applied:
-    from_version = table.version
-    LogEntry.objects.bulk_create(entries)
-    table.version = state.version
-    update_fields = ["version", "updated"]
-    if state.finished:
-        table.status = Table.Status.FINISHED
-        update_fields.append("status")
-    table.save(update_fields=update_fields)
-    transaction.on_commit(lambda: remember(table, state))
+    append(table, entries, finished=state.finished)
+    transaction.on_commit(lambda: remember(table.id, state))
     events = [event for entry in entries for event in entry.events]
     return Applied(
         code=table.code,
-        from_version=from_version,
+        from_version=table.version,
         version=state.version,
         command_id=command_id,
         seat=seat,

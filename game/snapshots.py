@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
 
+from . import presence
 from .engine.presets import PRESET_NAMES, resolve_options
 from .lobby import COLOURS
 from .models import Seat, Table
@@ -30,10 +32,42 @@ def _table(code: str) -> Table:
 
 def seat_for_token(code: str, token: str | None) -> int | None:
     """The seat index that ``token`` holds at the table, or None for a spectator."""
-    table = _table(code)
+    return _seat_of(_table(code), token)
+
+
+def _seat_of(table: Table, token: str | None) -> int | None:
     if not token:
         return None
     return Seat.objects.filter(table=table, token=token).values_list("index", flat=True).first()
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """All a new connection receives, read in one visit to the database."""
+
+    seat: int | None
+    """The seat its token holds, or None for a spectator (no token, or a wrong one)."""
+    snapshot: str
+    history: list[str]
+    presence: list[dict[str, object]] | None
+    """Who is connected now that this seat is, to tell the table; None for a spectator."""
+
+
+def welcome(code: str, token: str | None, channel: str) -> Welcome:
+    """Seat a new connection: who it is, its arrival noted, its snapshot and the history.
+
+    One call instead of one per step: after a server restart every browser reconnects at once,
+    and each thread hop and each read of the table row is paid by every one of them.
+    """
+    table = _table(code)
+    seat = _seat_of(table, token)
+    presence.arrive(table, seat, channel)
+    return Welcome(
+        seat=seat,
+        snapshot=snapshot_of(table, seat),
+        history=history_of(table),
+        presence=None if seat is None else presence.summary_of(table),
+    )
 
 
 def table_info(table: Table, seat: int | None) -> dict[str, Any]:
@@ -73,7 +107,10 @@ def table_info(table: Table, seat: int | None) -> dict[str, Any]:
 
 def snapshot(code: str, seat: int | None) -> str:
     """The ``snapshot`` message for ``seat`` (None: a spectator), as JSON text."""
-    table = _table(code)
+    return snapshot_of(_table(code), seat)
+
+
+def snapshot_of(table: Table, seat: int | None) -> str:
     info = table_info(table, seat)
     if table.status == Table.Status.FINISHED:
         info["final_scoring"] = final_breakdown(history_events(table), len(info["seats"]))
@@ -88,7 +125,10 @@ def snapshot(code: str, seat: int | None) -> str:
 
 def history(code: str) -> list[str]:
     """The game so far in words."""
-    table = _table(code)
+    return history_of(_table(code))
+
+
+def history_of(table: Table) -> list[str]:
     if table.setup is None:
         return []
     return narrate(history_events(table), table.setup["players"])

@@ -7,7 +7,6 @@ so a command costs one engine step, not a replay of the whole game.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -17,6 +16,7 @@ from .engine.commands import parse_command
 from .engine.record import FORMAT
 from .engine.state import Event, GameState, apply, new_game
 from .engine.views import view
+from .jsontext import dumps
 from .models import LogEntry, Table
 
 CACHE_SIZE: Final = 2000
@@ -57,8 +57,11 @@ STATES = _StateCache(CACHE_SIZE)
 
 def initial_state(table: Table) -> tuple[GameState, list[Event]]:
     """The state before the first command, and the events of setting up (first turn, tile)."""
-    setup = table.setup
-    assert setup is not None, "the game has not started"
+    assert table.setup is not None, "the game has not started"
+    return _new_game(table.setup)
+
+
+def _new_game(setup: dict[str, Any]) -> tuple[GameState, list[Event]]:
     return new_game(
         setup["players"],
         setup["preset"],
@@ -78,30 +81,38 @@ def _apply_entries(state: GameState, actions: Iterable[dict[str, Any]]) -> GameS
 
 def load_state(table: Table) -> GameState:
     """The state at ``table.version``: from the cache, catching up on entries it has not seen."""
-    cached = STATES.get(table.pk)
-    if cached is not None and cached.version == table.version:
+    return load_state_at(table.pk, table.version, table.setup)
+
+
+def load_state_at(table_id: int, version: int, setup: dict[str, Any] | None = None) -> GameState:
+    """The state of a started table at ``version``; reads the setup only if the cache lacks it."""
+    cached = STATES.get(table_id)
+    if cached is not None and cached.version == version:
         return cached
-    if cached is None or cached.version > table.version:
-        cached = initial_state(table)[0]
+    if cached is None or cached.version > version:
+        if setup is None:
+            setup = Table.objects.values_list("setup", flat=True).get(pk=table_id)
+        assert setup is not None, "the game has not started"
+        cached = _new_game(setup)[0]
     actions = (
-        LogEntry.objects.filter(table=table, index__gte=cached.version, index__lt=table.version)
+        LogEntry.objects.filter(table_id=table_id, index__gte=cached.version, index__lt=version)
         .order_by("index")
         .values_list("action", flat=True)
     )
     state = _apply_entries(cached, actions)
-    STATES.put(table.pk, state)
+    STATES.put(table_id, state)
     return state
 
 
-def remember(table: Table, state: GameState) -> None:
-    STATES.put(table.pk, state)
+def remember(table_id: int, state: GameState) -> None:
+    STATES.put(table_id, state)
 
 
 def public_view_json(state: GameState) -> str:
     """The view every seat shares, as JSON without the ``you`` key (see ``for_seat``)."""
     shared = view(state, None)
     del shared["you"]
-    return json.dumps(shared, separators=(",", ":"))
+    return dumps(shared)
 
 
 def for_seat(view_json: str, seat: int | None) -> str:

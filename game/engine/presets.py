@@ -7,7 +7,7 @@ branch in the rules code.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, Final
 
@@ -84,9 +84,9 @@ class Options:
     """A hard cap on messages in one turn; None for no cap."""
 
     def to_json(self) -> dict[str, Any]:
+        values = ((field.name, getattr(self, field.name)) for field in fields(self))
         return {
-            key: (value.value if isinstance(value, StrEnum) else value)
-            for key, value in asdict(self).items()
+            key: (value.value if isinstance(value, StrEnum) else value) for key, value in values
         }
 
 

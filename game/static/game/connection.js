@@ -70,6 +70,8 @@ export class TableConnection {
         call("onSnapshot");
         break;
       case "update":
+        // Already in the snapshot this connection holds (sent while it was being taken).
+        if (this.version !== null && message.version <= this.version) return;
         if (this.version !== message.from_version) {
           this.send({ type: "sync" });
           return;

@@ -1,0 +1,135 @@
+"""The SQL a command runs while it holds its table's lock, written out by hand.
+
+Every command locks its table's row, checks its id against the log, appends one or more log
+entries and moves the table's version on. Through the ORM those four steps cost more than the
+rules engine and the websockets together (docs/performance.md, "Online play under load"); as
+plain statements they cost a fraction. Values still go through the model fields'
+``get_db_prep_save`` (dates) or are JSON text the ORM reads back as it reads its own, on SQLite
+and PostgreSQL alike. Everything else keeps using the ORM.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from .jsontext import dumps
+from .models import LogEntry, Table
+
+
+@dataclass(frozen=True, slots=True)
+class TableHead:
+    """What a command needs of its table's row: no setup, no settings."""
+
+    id: int
+    code: str
+    status: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """A log entry to append; ``index`` is the table's version before its action."""
+
+    index: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    command_id: str
+    automatic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Statements:
+    lock: str
+    has_command: str
+    insert: str
+    update: str
+
+
+@functools.cache
+def _statements(vendor: str) -> _Statements:
+    """The statements for one database vendor, quoted by its rules; built once."""
+    quote = connection.ops.quote_name
+
+    def column(model: type[Table] | type[LogEntry], field: str) -> str:
+        return quote(model._meta.get_field(field).column)
+
+    table, log = quote(Table._meta.db_table), quote(LogEntry._meta.db_table)
+    lock = f"SELECT {column(Table, 'id')}, {column(Table, 'status')}, {column(Table, 'version')}"
+    lock += f" FROM {table} WHERE {column(Table, 'code')} = %s"
+    if connection.features.has_select_for_update:
+        lock += " FOR UPDATE"
+    fields = ("table", "index", "action", "events", "command_id", "automatic", "created")
+    # JSON arrives as text; PostgreSQL's jsonb columns take it with a cast, SQLite's text as is.
+    json_mark = "%s::jsonb" if vendor == "postgresql" else "%s"
+    marks = ["%s", "%s", json_mark, json_mark, "%s", "%s", "%s"]
+    return _Statements(
+        lock=lock,
+        has_command=(
+            f"SELECT 1 FROM {log} WHERE {column(LogEntry, 'table')} = %s"
+            f" AND {column(LogEntry, 'command_id')} = %s LIMIT 1"
+        ),
+        insert=(
+            f"INSERT INTO {log} ({', '.join(column(LogEntry, field) for field in fields)})"
+            f" VALUES ({', '.join(marks)})"
+        ),
+        update=(
+            f"UPDATE {table} SET {column(Table, 'version')} = %s, {column(Table, 'status')} = %s,"
+            f" {column(Table, 'updated')} = %s WHERE {column(Table, 'id')} = %s"
+        ),
+    )
+
+
+def _prep(model: type[Table] | type[LogEntry], field: str, value: object) -> object:
+    return model._meta.get_field(field).get_db_prep_save(value, connection)
+
+
+def lock_table(code: str) -> TableHead | None:
+    """Lock the table's row until the transaction ends (the write lock, on SQLite) and read it.
+
+    Must run inside ``transaction.atomic()``; None when there is no such table.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_statements(connection.vendor).lock, [code])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return TableHead(id=row[0], code=code, status=row[1], version=row[2])
+
+
+def has_command(table_id: int, command_id: str) -> bool:
+    """Whether a command with this client id is already in the table's log."""
+    with connection.cursor() as cursor:
+        cursor.execute(_statements(connection.vendor).has_command, [table_id, command_id])
+        return cursor.fetchone() is not None
+
+
+def append(head: TableHead, entries: Sequence[NewEntry], *, finished: bool) -> None:
+    """Append ``entries`` to the log and set the table's version (and status, at the end)."""
+    statements = _statements(connection.vendor)
+    now = timezone.now()
+    created = _prep(LogEntry, "created", now)
+    status = Table.Status.FINISHED if finished else head.status
+    with connection.cursor() as cursor:
+        for entry in entries:
+            cursor.execute(
+                statements.insert,
+                [
+                    head.id,
+                    entry.index,
+                    dumps(entry.action),
+                    dumps(entry.events),
+                    entry.command_id,
+                    entry.automatic,
+                    created,
+                ],
+            )
+        cursor.execute(
+            statements.update,
+            [entries[-1].index + 1, str(status), _prep(Table, "updated", now), head.id],
+        )
