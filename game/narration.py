@@ -193,6 +193,34 @@ def _game_over(event: Event, names: Sequence[str]) -> str:
     return f"Final ranking: {', '.join(ranked)}"
 
 
+def _undone(event: Event, names: Sequence[str]) -> str:
+    """Which entry a correction at a tabletop game took back, in the words of the entry."""
+    action = event["action"]
+    whose = _name(names, action["seat"])
+    kind = action["type"]
+    if kind == "score":
+        what = f"{whose} scores {action['points']}"
+        if action.get("category"):
+            what += f" for a {action['category']}"
+        if action.get("figure"):
+            what += f" with the {action['figure']}"
+    elif kind == "end_turn":
+        what = f"{whose} ends the turn"
+    elif kind == "resolve_message":
+        choice = "takes the 2 points" if action["choice"] == "points" else "takes the action"
+        counted = f" ({_points(action['points'])})" if action.get("points") is not None else ""
+        what = f"{whose} {choice}{counted}"
+    elif kind == "choose_figure":
+        what = f"{whose} chooses the {action['figure']}"
+    elif kind == "end_game":
+        what = "the game ends"
+    elif kind == "finish":
+        what = "the final scoring is complete"
+    else:
+        what = kind.replace("_", " ")
+    return f"Undone by {_name(names, event['seat'])}: {what}"
+
+
 _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
     "turn_started": _turn_started,
     "tile_drawn": _tile_drawn,
@@ -209,6 +237,7 @@ _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
     "game_ending": _game_ending,
     "figures_merged": _figures_merged,
     "game_over": _game_over,
+    "undone": _undone,
 }
 
 NARRATED_EVENTS: Final = frozenset(_NARRATORS)
@@ -260,7 +289,8 @@ def _reason(event: Event) -> str:
         category = event.get("category")
         return f" for {_place(where, category)}" if category else " at the table"
     if reason == "tabletop":
-        return " at the table"
+        category = event.get("category")
+        return f" for {_place(where, category)}" if category else " at the table"
     if reason == "message":
         if event.get("choice") == "points":
             return " for the message"

@@ -87,8 +87,13 @@ class Game:
     def resolve(self, choice: str, seat: int | None = None, **target: Any) -> Game:
         return self.send(cmd.ResolveMessage(choice, **target), seat)
 
-    def score(self, seat: int, points: int, figure: str | None = None) -> Game:
-        return self.send(cmd.Score(points, figure), seat)
+    def score(
+        self, seat: int, points: int, figure: str | None = None, category: str | None = None
+    ) -> Game:
+        return self.send(cmd.Score(points, figure, category), seat)
+
+    def undo(self, seat: int = 0) -> Game:
+        return self.send(cmd.Undo(), seat)
 
     def end_turn(self, seat: int | None = None) -> Game:
         return self.send(cmd.EndTurn(), seat)

@@ -146,15 +146,20 @@ class ResolveMessage(Command):
 
 @dataclass(frozen=True, slots=True)
 class Score(Command):
+    """Points counted at a tabletop game; ``category`` (road, city, monastery, field) says what
+    for, so that the log and the final scoring's breakdown can name it."""
+
     type: ClassVar[str] = "score"
     points: int
     figure: str | None = None
+    category: str | None = None
 
     def __post_init__(self) -> None:
         _whole("points", self.points)
         if not 1 <= self.points <= MAX_ENTERED_POINTS:
             raise MalformedCommand(f"'points' must be between 1 and {MAX_ENTERED_POINTS}")
         _one_of("figure", self.figure, _FIGURES, optional=True)
+        _one_of("category", self.category, _FEATURES, optional=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +177,13 @@ class Finish(Command):
     type: ClassVar[str] = "finish"
 
 
+@dataclass(frozen=True, slots=True)
+class Undo(Command):
+    """Tabletop mode: cancel the latest action that still counts (see ``state.effective``)."""
+
+    type: ClassVar[str] = "undo"
+
+
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (
@@ -184,6 +196,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         EndTurn,
         EndGame,
         Finish,
+        Undo,
     )
 }
 

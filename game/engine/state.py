@@ -299,14 +299,65 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
     """
     if not isinstance(command, cmd.Command):
         raise MalformedCommand("a command must be built with commands.parse_command")
-    if state.finished:
-        raise GameOver("the game is over")
     if not isinstance(seat, int) or not 0 <= seat < len(state.players):
         raise NotYourDecision(f"there is no seat {seat!r} at this table")
+    if isinstance(command, cmd.Undo):
+        return _undo(state, seat)
+    if state.finished:
+        raise GameOver("the game is over")
     work = _Work(state)
     work.decide(seat, command)
     work.advance()
     return work.freeze((*state.log, command.to_action(seat))), work.events
+
+
+def effective(log: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The indices of the actions of ``log`` that still count, in order.
+
+    An ``undo`` cancels the latest action that still counts, so two undos in a row cancel the
+    last two actions; undos themselves are never cancelled.
+
+    >>> effective([dict(type=kind) for kind in ("score", "end_turn", "undo", "score")])
+    [0, 3]
+    """
+    kept: list[int] = []
+    for index, action in enumerate(log):
+        if action.get("type") == cmd.Undo.type:
+            if kept:
+                kept.pop()
+        else:
+            kept.append(index)
+    return kept
+
+
+def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
+    """Rebuild the game from its setup without the latest action that still counts.
+
+    The message stack keeps the order fixed at setup: a message drawn by the cancelled action goes
+    back on top, so the stack is never reshuffled and no other message is revealed. The log keeps
+    every action, the undo included: the record shows what was corrected.
+    """
+    if state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("only entries of a tabletop game can be undone")
+    kept = effective(state.log)
+    if not kept:
+        raise IllegalCommand("there is nothing to undo")
+    undone = state.log[kept[-1]]
+    setup = state.setup
+    rebuilt, _ = new_game(
+        setup.players,
+        setup.preset,
+        options=setup.options.to_json(),
+        mode=setup.mode.value,
+        seed=setup.seed,
+        messages=setup.messages,
+    )
+    for index in kept[:-1]:
+        action = state.log[index]
+        rebuilt, _ = apply(rebuilt, action["seat"], cmd.parse_command(action))
+    log = (*state.log, cmd.Undo().to_action(seat))
+    restored = dataclasses.replace(rebuilt, setup=setup, log=log)
+    return restored, [{"type": "undone", "seat": seat, "action": dict(undone)}]
 
 
 # The mutable working copy ----------------------------------------------------------------------
@@ -822,7 +873,7 @@ class _Work:
         if isinstance(command, cmd.Score):
             _check_entered(command.points, least=1)
             figure = None if command.figure is None else Figure(command.figure)
-            award = Award(seat, command.points, "tabletop", figure)
+            award = Award(seat, command.points, "tabletop", figure, _category(command))
             self.check_figure(award)
             self.push(award)
             return
@@ -855,7 +906,7 @@ class _Work:
             carrier = self.players[seat].carrier
             if command.figure is not None and command.figure != carrier:
                 raise IllegalCommand(f"the final points go on the {carrier}")
-            self.push(Award(seat, command.points, "final", carrier))
+            self.push(Award(seat, command.points, "final", carrier, _category(command)))
             return
         self.agenda.pop(0)
 
@@ -932,6 +983,11 @@ _DECIDE: Final[dict[type[Step], Any]] = {
     AwaitScores: _Work.decide_scores,
     AwaitFinalScores: _Work.decide_final_scores,
 }
+
+
+def _category(command: cmd.Score) -> tuple[tuple[str, Any], ...]:
+    """An entered score's category as an award's details (its ``points`` event carries it)."""
+    return () if command.category is None else (("category", command.category),)
 
 
 def _check_entered(points: int, least: int) -> None:

@@ -29,7 +29,7 @@ from .messengers import (
     space,
 )
 from .presets import PRESET_NAMES
-from .state import ANY_SEAT, GameState, Mode, waiting_for
+from .state import ANY_SEAT, GameState, Mode, effective, waiting_for
 from .tiles import FeatureKind
 
 
@@ -198,10 +198,12 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
                 "messenger_space": space(player.messenger),
                 "followers": player.followers,
                 "carrier": None if player.carrier is None else player.carrier.value,
+                "turn_figure": _turn_figure(state, index),
             }
             for index, player in enumerate(state.players)
         ],
         "messages_in_stack": len(state.stack),
+        "messages_this_turn": state.messages_this_turn,
         "revealed": None
         if state.revealed is None
         else {
@@ -212,6 +214,9 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         },
         "pending": pending(state),
     }
+    if state.mode is Mode.TABLETOP:
+        kept = effective(state.log)
+        result["undoable"] = dict(state.log[kept[-1]]) if kept else None
     if state.board is not None:
         result |= {
             "board": board_view(state.board),
@@ -220,3 +225,10 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "last_placed": None if state.last_placed is None else list(state.last_placed),
         }
     return result
+
+
+def _turn_figure(state: GameState, seat: int) -> str | None:
+    """The figure that takes all of ``seat``'s points for the rest of this turn, where the
+    edition fixes one per turn (``figure_choice = per_turn``) and it is already chosen."""
+    figure = state.turn_figures.get(seat)
+    return None if figure is None else figure.value
