@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import presence, snapshots
-from .lobby import LobbyError, start_game
+from .lobby import LobbyError, add_player, start_game
 from .services import Applied, CommandRefused, set_preference, submit_command
 from .snapshots import NoSuchTable, history, snapshot
 from .tables import for_seat
@@ -102,18 +102,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         except CommandRefused as refused:
             await self._error(refused.code, refused.message, refused.version, message.get("id"))
         except LobbyError as error:
-            code = "not_creator" if "created" in str(error) else "not_ready"
-            await self._error(code, str(error), None, None)
+            await self._error(error.code, str(error), None, None)
 
     async def on_command(self, message: dict[str, Any]) -> None:
         applied = await database_sync_to_async(submit_command)(
-            self.code, self.seat, message.get("version"), message.get("id"), message.get("command")
+            self.code,
+            self.seat,
+            message.get("version"),
+            message.get("id"),
+            message.get("command"),
+            message.get("seat"),
         )
         await self._publish(applied)
 
     async def on_preference(self, message: dict[str, Any]) -> None:
         applied = await database_sync_to_async(set_preference)(
-            self.code, self.seat, message.get("figure")
+            self.code, self.seat, message.get("figure"), message.get("seat")
         )
         if applied is not None:
             await self._publish(applied)
@@ -123,6 +127,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is None or self.token is None:
             raise CommandRefused("spectator", "Spectators cannot start the game.")
         await database_sync_to_async(start_game)(self.code, self.token)
+        await self.channel_layer.group_send(group_name(self.code), {"type": "table.changed"})
+
+    async def on_add_player(self, message: dict[str, Any]) -> None:
+        await database_sync_to_async(add_player)(
+            self.code, self.token, name=message.get("name"), colour=message.get("colour")
+        )
         await self.channel_layer.group_send(group_name(self.code), {"type": "table.changed"})
 
     async def on_sync(self, message: dict[str, Any]) -> None:
@@ -136,6 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         "command": on_command,
         "preference": on_preference,
         "start": on_start,
+        "add_player": on_add_player,
         "sync": on_sync,
         "ping": on_ping,
     }

@@ -62,7 +62,12 @@ _CODE_LENGTH: Final = 8
 
 
 class LobbyError(ValueError):
-    """A lobby request that cannot be granted; the message is shown to the player."""
+    """A lobby request that cannot be granted; the message is shown to the player and ``code``
+    names it in the websocket protocol's errors."""
+
+    def __init__(self, message: str, code: str = "lobby") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def new_code() -> str:
@@ -123,6 +128,23 @@ def create_table(
     return table, seat
 
 
+def add_player(code: str, token: str | None, *, name: str, colour: str) -> Seat:
+    """The host of a tabletop game seats a player who has no device of their own.
+
+    The seat has a token like any other: the host can hand its rejoin link to the player later.
+    """
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(code=code)
+        host = table.seats.filter(index=0).values_list("token", flat=True).first()
+        if not token or token != host:
+            raise LobbyError("Only the host can add players.", code="not_creator")
+        if table.mode != "tabletop":
+            raise LobbyError(
+                "Players without a device are added at tabletop games only.", code="not_tabletop"
+            )
+    return join_table(code, name=name, colour=colour)
+
+
 def join_table(code: str, *, name: str, colour: str) -> Seat:
     """Give the next free seat to a new player. Raises ``LobbyError`` when that is impossible."""
     cleaned = _clean_name(name)
@@ -155,11 +177,15 @@ def start_game(code: str, token: str) -> Table:
         table = Table.objects.select_for_update().get(code=code)
         seats = list(table.seats.all())
         if not seats or seats[0].token != token:
-            raise LobbyError("Only the player who created the table can start the game.")
+            raise LobbyError(
+                "Only the player who created the table can start the game.", code="not_creator"
+            )
         if table.status != Table.Status.LOBBY:
-            raise LobbyError("The game has already started.")
+            raise LobbyError("The game has already started.", code="not_ready")
         if len(seats) < MIN_PLAYERS:
-            raise LobbyError(f"At least {MIN_PLAYERS} players are needed to start.")
+            raise LobbyError(
+                f"At least {MIN_PLAYERS} players are needed to start.", code="not_ready"
+            )
         seed = random.SystemRandom().randrange(2**31)
         names = [seat.name for seat in seats]
         state, events = new_game(

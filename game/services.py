@@ -12,17 +12,19 @@ from typing import Any, Final
 
 from django.db import transaction
 
-from .engine.commands import ChooseFigure, Command, parse_command
+from .engine.commands import ChooseFigure, Command, Undo, parse_command
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
-from .engine.state import Event, GameState, apply
+from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
-from .models import Seat, Table
+from .models import LogEntry, Seat, Table
 from .narration import narrate
 from .store import NewEntry, TableHead, append, has_command, lock_table
 from .tables import load_state_at, public_view_json, remember
 
 COMMAND_ID_LENGTH: Final = 64
+HOST_SEAT: Final = 0
+"""The table's creator; at a tabletop game, the host who may enter for every seat."""
 
 
 class CommandRefused(Exception):
@@ -48,6 +50,8 @@ class Applied:
     lines: list[str]
     view_json: str
     finished: bool
+    reopened: bool = False
+    """An undo took back the end of a finished tabletop game."""
 
     def message(self) -> dict[str, Any]:
         """The group message: the update's JSON without its view, serialised once for all seats
@@ -65,7 +69,7 @@ class Applied:
             "type": "table.update",
             "head_json": dumps(head),
             "view_json": self.view_json,
-            "finished": self.finished,
+            "finished": self.finished or self.reopened,
         }
 
 
@@ -91,11 +95,18 @@ def _check_version(version: object) -> int:
 
 
 def submit_command(
-    code: str, seat: int | None, version: object, command_id: object, command: object
+    code: str,
+    seat: int | None,
+    version: object,
+    command_id: object,
+    command: object,
+    as_seat: object = None,
 ) -> Applied:
     """Apply ``command`` for ``seat`` if it was made against the table's current ``version``.
 
-    Raises ``CommandRefused`` (and changes nothing) for anything that may not be applied.
+    ``as_seat``: at a tabletop game the host (seat 0) enters decisions for every seat; it names
+    the seat the command is for. Raises ``CommandRefused`` (and changes nothing) for anything that
+    may not be applied.
     """
     parsed = _parse(command)
     command_id = _check_command_id(command_id)
@@ -106,7 +117,7 @@ def submit_command(
         table = _locked_table(code)
         if table.status == Table.Status.LOBBY:
             raise CommandRefused("not_started", "The game has not started yet.", table.version)
-        if table.status == Table.Status.FINISHED:
+        if table.status == Table.Status.FINISHED and not isinstance(parsed, Undo):
             raise CommandRefused("game_over", "The game is over.", table.version)
         if has_command(table.id, command_id):
             raise CommandRefused("duplicate", "That command was already applied.", table.version)
@@ -117,27 +128,98 @@ def submit_command(
                 table.version,
             )
         state = load_state_at(table.id, table.version)
-        try:
-            state, events = apply(state, seat, parsed)
-        except NotYourDecision as error:
-            raise CommandRefused("not_your_turn", str(error), table.version) from None
-        except GameOver as error:
-            raise CommandRefused("game_over", str(error), table.version) from None
-        except EngineError as error:
-            raise CommandRefused("illegal", str(error), table.version) from None
+        acting = _acting_seat(state, table, seat, as_seat)
+        if isinstance(parsed, Undo):
+            state, entries = _undo(state, table, seat, acting, command_id)
+            return _save(table, state, entries, command_id, acting)
+        state, events = _apply(state, table, acting, parsed)
         entries = [_entry(state, events, command_id, automatic=False)]
         state = _answer_by_preference(table, state, entries)
-        return _save(table, state, entries, command_id, seat)
+        return _save(table, state, entries, command_id, acting)
 
 
-def set_preference(code: str, seat: int | None, figure: object) -> Applied | None:
-    """Store a seat's standing answer to "which figure?", and use it at once if it is asked."""
+def _apply(
+    state: GameState, table: TableHead, seat: int, command: Command
+) -> tuple[GameState, list[Event]]:
+    try:
+        return apply(state, seat, command)
+    except NotYourDecision as error:
+        raise CommandRefused("not_your_turn", str(error), table.version) from None
+    except GameOver as error:
+        raise CommandRefused("game_over", str(error), table.version) from None
+    except EngineError as error:
+        raise CommandRefused("illegal", str(error), table.version) from None
+
+
+def _acting_seat(state: GameState, table: TableHead, seat: int, as_seat: object) -> int:
+    """The seat a command is for: the sender's own, or any seat when a tabletop host says so."""
+    if as_seat is None or as_seat == seat:
+        return seat
+    if not isinstance(as_seat, int) or isinstance(as_seat, bool):
+        raise CommandRefused("malformed", "'seat' must be a seat number", table.version)
+    if state.mode is not Mode.TABLETOP or seat != HOST_SEAT:
+        raise CommandRefused(
+            "not_host", "Only the host of a tabletop game enters for other seats.", table.version
+        )
+    if not 0 <= as_seat < len(state.players):
+        raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.", table.version)
+    return as_seat
+
+
+def _undo(
+    state: GameState, table: TableHead, sender: int, acting: int, command_id: str
+) -> tuple[GameState, list[NewEntry]]:
+    """Take back the latest entry a player made, with the figure choices the server then made
+    for them from their standing preference (which would otherwise be made again at once).
+
+    A player takes back only their own entries; the host, anyone's.
+    """
+    rows = list(
+        LogEntry.objects.filter(table_id=table.id)
+        .order_by("index")
+        .values_list("action", "automatic")
+    )
+    kept = effective([action for action, _ in rows])
+    count = 1
+    while count < len(kept) and rows[kept[-count]][1]:
+        count += 1
+    if kept and sender != HOST_SEAT and rows[kept[-count]][0]["seat"] != sender:
+        raise CommandRefused(
+            "not_yours",
+            "Only the host can undo another player's entry.",
+            table.version,
+        )
+    entries = []
+    for _ in range(count):
+        state, events = _apply(state, table, acting, Undo())
+        entries.append(_entry(state, events, command_id if not entries else "", automatic=False))
+    return state, entries
+
+
+def set_preference(
+    code: str, seat: int | None, figure: object, as_seat: object = None
+) -> Applied | None:
+    """Store a seat's standing answer to "which figure?", and use it at once if it is asked.
+
+    ``as_seat``: the host of a tabletop game sets it for a player who has no device.
+    """
     if seat is None:
         raise CommandRefused("spectator", "Spectators have no figures.")
     if figure not in Seat.Preference.values:
         raise CommandRefused("malformed", "'figure' must be ask, meeple or messenger")
     with transaction.atomic():
         table = _locked_table(code)
+        if as_seat is not None and as_seat != seat:
+            mode = Table.objects.values_list("mode", flat=True).get(pk=table.id)
+            if mode != Mode.TABLETOP or seat != HOST_SEAT:
+                raise CommandRefused(
+                    "not_host", "Only the host of a tabletop game sets other seats' figures."
+                )
+            if not isinstance(as_seat, int) or isinstance(as_seat, bool):
+                raise CommandRefused("malformed", "'seat' must be a seat number")
+            if not Seat.objects.filter(table_id=table.id, index=as_seat).exists():
+                raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.")
+            seat = as_seat
         Seat.objects.filter(table_id=table.id, index=seat).update(preference=figure)
         if table.status != Table.Status.PLAYING:
             return None
@@ -202,4 +284,5 @@ def _save(
         lines=narrate(events, [player.name for player in state.players]),
         view_json=public_view_json(state),
         finished=state.finished,
+        reopened=table.status == Table.Status.FINISHED and not state.finished,
     )

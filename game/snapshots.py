@@ -14,7 +14,7 @@ from .lobby import COLOURS
 from .models import Seat, Table
 from .narration import final_breakdown, narrate
 from .presence import connected_seats
-from .tables import for_seat, history_events, load_state, public_view_json
+from .tables import effective_events, for_seat, history_events, load_state, public_view_json
 
 _SYMBOLS = {colour.id: colour.symbol for colour in COLOURS}
 
@@ -102,7 +102,17 @@ def table_info(table: Table, seat: int | None) -> dict[str, Any]:
         "join_url": reverse("table", kwargs={"code": table.code}),
         "projector_url": reverse("projector", kwargs={"code": table.code}),
         "record_url": reverse("record", kwargs={"code": table.code}) if finished else None,
+        "seat_links": _seat_links(table, seats) if seat == 0 and table.mode == "tabletop" else None,
     }
+
+
+def _seat_links(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
+    """Every seat's personal link, for the host of a tabletop game to hand to players who would
+    rather enter their own points on their phones."""
+    return [
+        {"seat": s.index, "url": reverse("rejoin", kwargs={"code": table.code, "token": s.token})}
+        for s in seats
+    ]
 
 
 def snapshot(code: str, seat: int | None) -> str:
@@ -113,7 +123,7 @@ def snapshot(code: str, seat: int | None) -> str:
 def snapshot_of(table: Table, seat: int | None) -> str:
     info = table_info(table, seat)
     if table.status == Table.Status.FINISHED:
-        info["final_scoring"] = final_breakdown(history_events(table), len(info["seats"]))
+        info["final_scoring"] = final_breakdown(effective_events(table), len(info["seats"]))
     view_json = "null"
     if table.status != Table.Status.LOBBY:
         view_json = for_seat(public_view_json(load_state(table)), seat)

@@ -114,7 +114,8 @@ def append(head: TableHead, entries: Sequence[NewEntry], *, finished: bool) -> N
     statements = _statements(connection.vendor)
     now = timezone.now()
     created = _prep(LogEntry, "created", now)
-    status = Table.Status.FINISHED if finished else head.status
+    # An undo at a tabletop game can reopen a finished one.
+    status = Table.Status.FINISHED if finished else Table.Status.PLAYING
     with connection.cursor() as cursor:
         for entry in entries:
             cursor.execute(

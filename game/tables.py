@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from .engine.commands import parse_command
 from .engine.record import FORMAT
-from .engine.state import Event, GameState, apply, new_game
+from .engine.state import Event, GameState, apply, effective, new_game
 from .engine.views import view
 from .jsontext import dumps
 from .models import LogEntry, Table
@@ -127,6 +127,18 @@ def record_of(table: Table) -> dict[str, Any]:
         LogEntry.objects.filter(table=table).order_by("index").values_list("action", flat=True)
     )
     return {"format": FORMAT, **setup, "actions": actions}
+
+
+def effective_events(table: Table) -> list[Event]:
+    """The events of the game as it stands: those of entries an undo took back are left out
+    (each remaining entry was applied to the state the entries before it lead to)."""
+    events = list(initial_state(table)[1])
+    rows = list(
+        LogEntry.objects.filter(table=table).order_by("index").values_list("action", "events")
+    )
+    for index in effective([action for action, _ in rows]):
+        events.extend(rows[index][1])
+    return events
 
 
 def history_events(table: Table) -> list[Event]:

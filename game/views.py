@@ -126,6 +126,9 @@ def _table_page(
         "colour_map": _colour_map(),
         "catalogue": catalogue_json(),
     }
+    if table.mode == "tabletop" and table.status != Table.Status.LOBBY:
+        # No board to draw: the scoreboard console takes the table page's place.
+        return render(request, "game/console.html", context, status=status)
     return render(request, "game/table.html", context, status=status)
 
 

@@ -2,6 +2,7 @@
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,3 +35,42 @@ def redis_url() -> Iterator[str]:
 def chromium_executable() -> Path:
     """Debian's Chromium for browser tests; skipped (or failed under REQUIRE_SERVICES) if absent."""
     return servers.chromium_path()
+
+
+BROWSER_TIMEOUT_MS = 20_000
+"""How long a browser test's expectation may wait; generous because CI machines have 2 cores."""
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+"""No sandbox because CI runs as root; the rest keeps Chromium from calling home or updating."""
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_executable: Path) -> Iterator[Any]:
+    """One headless Chromium per browser-test module; each person gets a context of their own.
+
+    Module scope, not session: Playwright's synchronous API keeps its event loop registered as
+    running in the main thread while it is open, and asyncio tests that run after it would then
+    fail with "cannot be called from a running event loop".
+
+    Expectations wait BROWSER_TIMEOUT_MS rather than Playwright's 5 s: a slow machine may take
+    longer to pass an update through the server to several pages. Playwright is imported here so
+    that the rest of the suite does not need it.
+    """
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(chromium_executable), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -33,17 +33,16 @@ from playwright.sync_api import (
     Locator,
     Page,
     expect,
-    sync_playwright,
 )
 
 from game.engine.record import replay
 from game.engine.views import view as engine_view
 from tests import servers
+from tests.conftest import BROWSER_TIMEOUT_MS
 
 pytestmark = pytest.mark.services
 
-TIMEOUT_MS = 20_000
-"""How long an expectation may wait; generous because CI machines have only 2 cores."""
+TIMEOUT_MS = BROWSER_TIMEOUT_MS
 
 RECONNECT_TIMEOUT_MS = 60_000
 """How long pages may take to reconnect after the restart: they retry with a back-off that
@@ -52,16 +51,6 @@ several seconds after it."""
 
 SCREENSHOTS = servers.ROOT / "tests" / "artifacts" / "screenshots"
 """Where the run leaves its screenshots (git-ignored; some are copied into docs/ by hand)."""
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-"""No sandbox because CI runs as root; the rest keeps Chromium from calling home or updating."""
 
 NAMES = ["Ann", "Bob"]
 ANN, BOB = 0, 1
@@ -245,24 +234,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[servers.Restart
     servers.migrate(env)
     with servers.restartable_daphne(env) as daphne:
         yield daphne
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_executable: Path) -> Iterator[Browser]:
-    """One headless Chromium for the module; each player gets a context of their own.
-
-    Expectations wait TIMEOUT_MS rather than Playwright's 5 s: a slow machine may take longer
-    to pass an update through the server to three pages.
-    """
-    expect.set_options(timeout=TIMEOUT_MS)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(chromium_executable), headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 # --- the people at the table -------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.test import Client, override_settings
 
 from game.engine import record
 from game.engine.autoplay import random_command
-from game.lobby import start_game
+from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Seat, Table
 from game.services import submit_command
 from game.tables import load_state
@@ -124,3 +124,18 @@ def test_the_record_is_offered_only_once_the_game_is_over() -> None:
     game = json.loads(response.content)
     assert game["tiles"] == ["E", "U"] and len(game["actions"]) == LogEntry.objects.count()
     assert record.replay(game).state.players == state.players
+
+
+def test_a_started_tabletop_game_serves_the_scoreboard_console() -> None:
+    table, ann = create_table(preset="c3", mode="tabletop", name="Ann", colour="blue")
+    join_table(table.code, name="Bob", colour="orange")
+    lobby = Client().get(f"/t/{table.code}").content.decode()
+    assert "table.js" in lobby and "console.js" not in lobby
+    start_game(table.code, ann.token)
+    host = Client()
+    host.get(f"/t/{table.code}/rejoin/{ann.token}")
+    page = host.get(f"/t/{table.code}").content.decode()
+    assert "console.js" in page and "table.js" not in page
+    assert "Host console" in page
+    watcher = Client().get(f"/t/{table.code}").content.decode()
+    assert "console.js" in watcher and "Host console" not in watcher

@@ -185,3 +185,23 @@ def test_the_hiding_check_can_fail(monkeypatch) -> None:
         monkeypatch.setattr(views, "view", leaky)
         with pytest.raises(AssertionError):
             _assert_hides_the_orders(g.state, ("V", "U"), (8, 7, 6, 5, 4, 3, 2, 1))
+
+
+def test_the_console_sees_the_turn_figure_and_the_messages_drawn_this_turn() -> None:
+    """messengers.md §3 figure_choice = per_turn and messages_per_turn = 1 (c3): what the
+    scoreboard console needs to tell which figure takes a seat's points and whether a dark space
+    can still draw a message this turn."""
+    g = Game("c3", mode="tabletop", messages=[3, 1, 2, 4, 5, 6, 7, 8])
+    shown = views.view(g.state)
+    assert [p["turn_figure"] for p in shown["players"]] == [None, None]
+    assert shown["messages_this_turn"] == 0
+    g.score(0, 5, "messenger").score(1, 2, "meeple").end_turn()
+    shown = views.view(g.state)
+    assert [p["turn_figure"] for p in shown["players"]] == ["messenger", "meeple"]
+    assert shown["messages_this_turn"] == 1
+    assert shown["options"]["messages_per_turn"] == 1
+    g.resolve("points")
+    shown = views.view(g.state)
+    assert shown["active_seat"] == 1
+    assert [p["turn_figure"] for p in shown["players"]] == [None, None]
+    assert shown["messages_this_turn"] == 0

@@ -13,7 +13,7 @@ from django.test import Client
 
 from game.engine.autoplay import random_command
 from game.engine.state import apply, new_game
-from game.lobby import create_table
+from game.lobby import create_table, join_table, start_game
 from game.tables import for_seat, public_view_json
 
 STATE_MESSAGE_LIMIT = 16 * 1024
@@ -60,4 +60,15 @@ def test_the_table_pages_own_js_and_css_stay_under_100_kb(page: str) -> None:
     html = Client().get(f"/t/{table.code}{page}").content.decode()
     assets = _assets(html)
     assert any(path.name == "connection.js" for path in assets)
+    assert sum(path.stat().st_size for path in assets) < PAGE_ASSETS_LIMIT
+
+
+@pytest.mark.django_db
+def test_the_tabletop_console_page_stays_under_100_kb() -> None:
+    table, ann = create_table(preset="c2-hig", mode="tabletop", name="Ann", colour="blue")
+    join_table(table.code, name="Bob", colour="orange")
+    start_game(table.code, ann.token)
+    html = Client().get(f"/t/{table.code}").content.decode()
+    assets = _assets(html)
+    assert {path.name for path in assets} >= {"console.js", "console.css", "connection.js"}
     assert sum(path.stat().st_size for path in assets) < PAGE_ASSETS_LIMIT

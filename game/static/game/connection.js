@@ -9,12 +9,14 @@ export class TableConnection {
   /**
    * @param {string} code table code
    * @param {object} handlers onSnapshot(msg), onHistory(msg), onUpdate(msg), onPresence(msg),
-   *   onError(msg), onStatus(status) with status "connecting" | "open" | "closed" | "gone"
+   *   onError(msg), onStatus(status) with status "connecting" (first attempt), "open",
+   *   "reconnecting" (dropped, or retrying after a drop) or "gone" (no such table)
    */
   constructor(code, handlers) {
     this.code = code;
     this.handlers = handlers;
     this.version = null;
+    this.everOpen = false;
     this.retryMs = FIRST_RETRY_MS;
     this.socket = null;
     this.pinger = null;
@@ -32,11 +34,12 @@ export class TableConnection {
   }
 
   connect() {
-    this.status("connecting");
+    this.status(this.everOpen ? "reconnecting" : "connecting");
     const socket = new WebSocket(this.url());
     this.socket = socket;
     socket.onopen = () => {
       this.retryMs = FIRST_RETRY_MS;
+      this.everOpen = true;
       this.status("open");
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
     };
@@ -48,7 +51,7 @@ export class TableConnection {
         this.status("gone");
         return;
       }
-      this.status("closed");
+      this.status(this.everOpen ? "reconnecting" : "connecting");
       const wait = this.retryMs * (0.75 + Math.random() / 2);
       this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
       this.timer = setTimeout(() => this.connect(), wait);
@@ -102,10 +105,13 @@ export class TableConnection {
     return true;
   }
 
-  /** Send an engine command made against the current version; returns its id (or null). */
-  command(command) {
+  /** Send an engine command made against the current version; returns its id (or null).
+   * `seat`: the seat it is for, when a tabletop game's host enters it for another player. */
+  command(command, seat) {
     this.sequence += 1;
     const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${this.sequence}`;
-    return this.send({ type: "command", version: this.version, id, command }) ? id : null;
+    const message = { type: "command", version: this.version, id, command };
+    if (seat != null) message.seat = seat;
+    return this.send(message) ? id : null;
   }
 }

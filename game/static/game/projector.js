@@ -267,7 +267,7 @@ function setConnection(status) {
   const words = {
     connecting: "Connecting…",
     open: "Live",
-    closed: "Reconnecting…",
+    reconnecting: "Reconnecting…",
     gone: "This table does not exist",
   };
   elements.conn.dataset.state = status;

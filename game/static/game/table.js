@@ -5,6 +5,7 @@
 import { TableConnection } from "./connection.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
+import { breakdownHtml, fill, rankingHtml, renderLog as renderLogInto, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (text) =>
@@ -91,18 +92,6 @@ function absolute(url) {
 }
 
 // --- toasts --------------------------------------------------------------------------------
-
-function toast(text, kind = "info") {
-  const box = $("#toasts");
-  const item = document.createElement("div");
-  item.className = `toast ${kind}`;
-  item.setAttribute("role", kind === "error" ? "alert" : "status");
-  item.textContent = text;
-  box.appendChild(item);
-  while (box.children.length > 4) box.firstElementChild.remove();
-  setTimeout(() => item.classList.add("going"), 5200);
-  setTimeout(() => item.remove(), 5600);
-}
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -295,6 +284,11 @@ function render() {
   page.dataset.status = status;
   // The state version shown, for tests and tools that wait for the page to catch up.
   page.dataset.version = s.view ? String(s.view.version) : "";
+  if (t.mode === "tabletop" && status !== "lobby") {
+    // The server serves a started tabletop game's scoreboard console at this address.
+    location.reload();
+    return;
+  }
   $("#lobby").hidden = status !== "lobby";
   $("#game").hidden = status === "lobby";
   renderLink();
@@ -350,6 +344,18 @@ function renderLobby() {
   $("#lobby-seats").innerHTML = rows.join("");
   const taken = (t.seats || []).length;
   const start = $("#start-box");
+  if (t.creator && t.mode === "tabletop" && taken < t.max_seats) {
+    const used = new Set((t.seats || []).map((x) => x.colour));
+    const colours = Object.entries(colourMap)
+      .map(([id, c]) => `<option value="${id}"${used.has(id) ? " disabled" : ""}>${esc(c.label)} (${esc(c.symbol)})</option>`)
+      .join("");
+    fill(
+      $("#add-player"),
+      `<form id="add-form" class="add-form"><h3>Add a player without a phone</h3><p class="hint">You enter their points on this device; they can take over their seat on a phone later.</p><input name="name" maxlength="20" required placeholder="Name" aria-label="Player's name"><select name="colour" required aria-label="Colour"><option value="">Colour…</option>${colours}</select><button class="btn" type="submit">Add</button></form>`,
+    );
+  } else {
+    fill($("#add-player"), "");
+  }
   if (t.creator) {
     const ready = taken >= 2;
     start.innerHTML = `<button type="button" class="btn primary big" data-act="start"${ready ? "" : " disabled"}>Start game</button><p class="hint">${ready ? `${taken} players are in. Start when everyone has joined.` : "At least 2 players are needed."}</p>`;
@@ -470,16 +476,6 @@ function renderDock() {
   dock.classList.toggle("mine", mine() && !over);
 }
 
-const shown = new WeakMap();
-
-/** Set `el`'s markup unless it already shows the same thing; true when it changed. */
-function fill(el, html, key = html) {
-  if (shown.get(el) === key) return false;
-  shown.set(el, key);
-  el.innerHTML = html;
-  return true;
-}
-
 function placeTileHtml(p) {
   if (!mine()) {
     return `<div class="hand other">${tileSVG(catalogue, p.tile, 0, "tile-svg small")}<div><h3>${swatch(p.seat)} ${esc(nameOf(p.seat))} is placing tile ${esc(p.tile)}</h3><p class="hint">${s.view.tiles_left} tiles left in the bag.</p></div></div>`;
@@ -552,6 +548,23 @@ function figureHtml(p) {
   return `${head}<div class="figures">${options}</div>${note}`;
 }
 
+/** Why a revealed message offers only its 2 points (the engine offers no action then). */
+function unavailableReason(p, own) {
+  const who = own ? "you" : nameOf(p.seat);
+  const has = own ? "have" : "has";
+  const reasons = {
+    extra_tile: "no tiles are left in the bag",
+    score_and_return: `${who} ${has} no follower on the board`,
+    smallest_road: `${who} ${has} no follower on a road`,
+    smallest_city: `${who} ${has} no follower in a city`,
+    smallest_monastery: `${who} ${has} no follower in a monastery`,
+    coats_of_arms: `${who} ${has} no knight in a city with a coat of arms`,
+    knights: `${who} ${has} no knight`,
+    farmers: `${who} ${has} no farmer`,
+  };
+  return reasons[p.action] || `it would score nothing for ${who}`;
+}
+
 function messageHtml(p) {
   const own = mine();
   const items = [];
@@ -575,6 +588,9 @@ function messageHtml(p) {
       items.push([i, `${esc(p.text)}: ${pts(c.points)}${where}`, { choice: "action" }, true]);
     }
   });
+  if (!p.choices.some((c) => c.choice === "action")) {
+    items.push([-1, `${esc(p.text)}: not possible now, ${esc(unavailableReason(p, own))}`, null, true]);
+  }
   const list = items
     .map(([i, label, command, html], k) => {
       const text = html ? label : esc(label);
@@ -597,14 +613,6 @@ function messageHtml(p) {
 }
 
 function gameOverHtml() {
-  const v = s.view;
-  const players = [...v.players].sort((a, b) => b.score - a.score || a.seat - b.seat);
-  const rows = players
-    .map((pl) => {
-      const rank = 1 + v.players.filter((o) => o.score > pl.score).length;
-      return `<li class="${rank === 1 ? "winner" : ""}"><span class="rank">${rank}.</span>${swatch(pl.seat)}<span class="seat-name">${esc(pl.name)}</span><b>${pl.score}</b></li>`;
-    })
-    .join("");
   const record = s.table.record_url
     ? `<a class="btn" href="${esc(s.table.record_url)}" download>Download record</a>`
     : "";
@@ -614,31 +622,7 @@ function gameOverHtml() {
     .filter((l) => !/^Final ranking/.test(l))
     .map((l) => `<li>${esc(l)}</li>`)
     .join("");
-  return `<h3>Game over</h3><ol class="ranking">${rows}</ol>${breakdownHtml()}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
-}
-
-const CATEGORIES = [
-  ["play", "During play"],
-  ["road", "Roads"],
-  ["city", "Cities"],
-  ["monastery", "Monasteries"],
-  ["field", "Fields"],
-  ["table", "Entered"],
-];
-
-/** The final score of each player by category, from the finished table's snapshot. */
-function breakdownHtml() {
-  const rows = s.table.final_scoring;
-  if (!rows) return "";
-  const used = CATEGORIES.filter(([key]) => rows.some((row) => row[key]));
-  const head = used.map(([, label]) => `<th>${label}</th>`).join("");
-  const body = s.view.players
-    .map((pl) => {
-      const cells = used.map(([key]) => `<td>${rows[pl.seat][key] || 0}</td>`).join("");
-      return `<tr><th>${swatch(pl.seat)} ${esc(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
-    })
-    .join("");
-  return `<table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
 }
 
 function renderPlayers() {
@@ -677,19 +661,7 @@ function renderPlayers() {
 }
 
 function renderLog(jump) {
-  const log = $("#log");
-  const near = jump || log.scrollHeight - log.scrollTop - log.clientHeight < 60;
-  const shown = s.lines.slice(-400);
-  log.innerHTML = shown
-    .map((l) => {
-      let cls = "";
-      if (/message| takes the /i.test(l)) cls = "msg";
-      else if (/^Turn \d+:/.test(l)) cls = "turn";
-      else if (/^Final ranking|^The game ends/.test(l)) cls = "end";
-      return `<li class="${cls}">${esc(l)}</li>`;
-    })
-    .join("");
-  if (near) log.scrollTop = log.scrollHeight;
+  renderLogInto($("#log"), s.lines, jump);
 }
 
 // --- actions -------------------------------------------------------------------------------
@@ -769,6 +741,14 @@ document.addEventListener("click", (e) => {
     case "zoom-in": board.zoomBy(1.25); break;
     case "zoom-out": board.zoomBy(0.8); break;
   }
+});
+
+document.addEventListener("submit", (e) => {
+  if (e.target.id !== "add-form") return;
+  e.preventDefault();
+  const data = new FormData(e.target);
+  if (connection.send({ type: "add_player", name: data.get("name"), colour: data.get("colour") })) e.target.reset();
+  else toast("Not connected", "error");
 });
 
 document.addEventListener("change", (e) => {

@@ -1,0 +1,80 @@
+// Pieces the table page and the tabletop console share: toasts, the game log, the ranking and
+// the final scoring's breakdown, and markup that is only replaced when it changes.
+
+const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A short notice in the page's #toasts box; errors are announced as alerts. */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  const item = document.createElement("div");
+  item.className = `toast ${kind}`;
+  item.setAttribute("role", kind === "error" ? "alert" : "status");
+  item.textContent = text;
+  box.appendChild(item);
+  while (box.children.length > 4) box.firstElementChild.remove();
+  setTimeout(() => item.classList.add("going"), 5200);
+  setTimeout(() => item.remove(), 5600);
+}
+
+const shown = new WeakMap();
+
+/** Set `el`'s markup unless it already shows the same thing (so that a press or a typed value is
+ * never lost to an unrelated update); true when it changed. */
+export function fill(el, html, key = html) {
+  if (shown.get(el) === key) return false;
+  shown.set(el, key);
+  el.innerHTML = html;
+  return true;
+}
+
+/** The game log in words, newest last; it follows the end unless the reader scrolled back. */
+export function renderLog(log, lines, jump) {
+  const near = jump || log.scrollHeight - log.scrollTop - log.clientHeight < 60;
+  log.innerHTML = lines
+    .slice(-400)
+    .map((l) => {
+      let cls = "";
+      if (/^Undone/.test(l)) cls = "undo";
+      else if (/message| takes the /i.test(l)) cls = "msg";
+      else if (/^Turn \d+:/.test(l)) cls = "turn";
+      else if (/^Final ranking|^The game ends/.test(l)) cls = "end";
+      return `<li class="${cls}">${esc(l)}</li>`;
+    })
+    .join("");
+  if (near) log.scrollTop = log.scrollHeight;
+}
+
+/** The players by score, ties sharing a rank; `swatch(seat)` draws a seat's colour. */
+export function rankingHtml(players, swatch) {
+  const rows = [...players]
+    .sort((a, b) => b.score - a.score || a.seat - b.seat)
+    .map((pl) => {
+      const rank = 1 + players.filter((o) => o.score > pl.score).length;
+      return `<li class="${rank === 1 ? "winner" : ""}"><span class="rank">${rank}.</span>${swatch(pl.seat)}<span class="seat-name">${esc(pl.name)}</span><b>${pl.score}</b></li>`;
+    })
+    .join("");
+  return `<ol class="ranking">${rows}</ol>`;
+}
+
+const CATEGORIES = [
+  ["play", "During play"],
+  ["road", "Roads"],
+  ["city", "Cities"],
+  ["monastery", "Monasteries"],
+  ["field", "Fields"],
+  ["table", "Entered"],
+];
+
+/** Each player's final score by category (the snapshot's `final_scoring`), as a table. */
+export function breakdownHtml(rows, players, swatch) {
+  if (!rows) return "";
+  const used = CATEGORIES.filter(([key]) => rows.some((row) => row[key]));
+  const head = used.map(([, label]) => `<th>${label}</th>`).join("");
+  const body = players
+    .map((pl) => {
+      const cells = used.map(([key]) => `<td>${rows[pl.seat][key] || 0}</td>`).join("");
+      return `<tr><th>${swatch(pl.seat)} ${esc(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
+    })
+    .join("");
+  return `<table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table>`;
+}

@@ -1,0 +1,294 @@
+"""Game night at a real table, in real browsers: the host's scoreboard console, a player's phone
+and the projector, through Debian's Chromium against a real Daphne.
+
+Ann hosts a tabletop game (2nd edition, Hans im Glück) on a laptop: she adds Bob, who has no
+phone, and Cy joins from hers. The host enters the points of a few turns for Ann and Bob, with
+the keyboard (on Ann's usual figure) and with the number keys and figure buttons; Bob's messenger
+lands on a dark space and his turn draws message 1 ("Score your smallest road"), revealed on the
+projector; the host enters the points counted at the table. Cy enters her own points on her
+phone, the host takes one back with Undo, Cy enters the right value and ends her turn. Then the
+last tile is placed: figures merge, final points are entered per category (a field shared by Ann
+and Cy entered once for both), and the console and the projector show the ranking. After every
+step the pages must show the scores the engine gives for the same decisions.
+
+Screenshots go to tests/artifacts/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from game.engine.record import replay
+from tests import servers
+from tests.test_browser import ConsoleWatch, screenshot
+
+pytestmark = pytest.mark.services
+
+NAMES = ["Ann", "Bob", "Cy"]
+MESSAGES = [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = tmp_path_factory.mktemp("tabletop") / "db.sqlite3"
+    env = servers.project_env(
+        DATABASE_URL=f"sqlite:///{database}",
+        MESSENGERS_FIXED_MESSAGES=",".join(str(m) for m in MESSAGES),
+    )
+    servers.migrate(env)
+    with servers.daphne_server(env) as url:
+        yield url
+
+
+class Scores:
+    """The same decisions applied by the engine, to know what every page must show."""
+
+    def __init__(self) -> None:
+        self.actions: list[dict[str, Any]] = []
+
+    def add(self, seat: int, kind: str, **keys: Any) -> dict[str, Any]:
+        self.actions.append({"seat": seat, "type": kind, **keys})
+        return self.view()
+
+    def undo(self, seat: int) -> dict[str, Any]:
+        return self.add(seat, "undo")
+
+    def view(self) -> dict[str, Any]:
+        from game.engine.views import view
+
+        record = {
+            "format": "carcassonne-messengers/1",
+            "mode": "tabletop",
+            "players": NAMES,
+            "preset": "c2-hig",
+            "messages": MESSAGES,
+            "actions": self.actions,
+        }
+        return view(replay(record).state)
+
+
+def expect_scores(pages: list[Page], view: dict[str, Any], projector: Page) -> None:
+    """Every page shows the engine's version and totals."""
+    scores = [str(p["score"]) for p in view["players"]]
+    for page in pages:
+        expect(page.locator("#table-page")).to_have_attribute("data-version", str(view["version"]))
+        expect(page.locator("#players .p-score")).to_have_text(scores)
+        expect(page.locator("#scoreboard .sb-total")).to_have_text(scores)
+    expect(projector.locator("main.pj")).to_have_attribute("data-version", str(view["version"]))
+    expect(projector.locator(".sb-players .sb-total")).to_have_text(scores)
+
+
+def panel(page: Page) -> Any:
+    return page.locator("#panel")
+
+
+def enter(
+    page: Page, player: str | None, points: int, category: str | None, figure: str | None
+) -> None:
+    """On a console: pick the player (host only), the points, what for, then the figure (none
+    in the final scoring, where the figure carrying the total takes every point)."""
+    if player is not None:
+        panel(page).locator('button[data-act="seat"]', has_text=player).click()
+    keys = panel(page).locator(f'button[data-act="points"][data-n="{points}"]')
+    if keys.count():
+        keys.click()
+    else:
+        panel(page).locator("#cs-points").fill(str(points))
+    if category:
+        panel(page).locator(f'button[data-act="category"][data-cat="{category}"]').click()
+    chosen = f'[data-figure="{figure}"]' if figure else ""
+    panel(page).locator(f'button[data-act="score"]{chosen}').click()
+
+
+def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser: Browser) -> None:
+    watch = ConsoleWatch()
+    laptop = browser.new_context(base_url=server, viewport={"width": 1440, "height": 900})
+    phone = browser.new_context(
+        base_url=server,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    tv = browser.new_context(base_url=server, viewport={"width": 1920, "height": 1080})
+    host = laptop.new_page()
+    watch.watch(host, "host")
+
+    # Ann creates a tabletop table for three and adds Bob, who has no phone.
+    host.goto("/")
+    host.locator("label.card", has_text="2nd edition (2017, Big Box 6)").click()
+    host.locator("label.card", has_text="At the table").click()
+    host.locator(".segmented label", has_text=re.compile(r"^\s*3\s*$")).click()
+    host.locator("#name").fill("Ann")
+    host.locator("label.swatch", has_text="Blue").click()
+    host.get_by_role("button", name="Create the table").click()
+    host.wait_for_url(re.compile(r"/t/[a-z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    expect(host.locator("#conn")).to_have_text("Live")
+    add = host.locator("#add-form")
+    add.locator('input[name="name"]').fill("Bob")
+    add.locator('select[name="colour"]').select_option("orange")
+    add.get_by_role("button", name="Add").click()
+    expect(host.locator("#lobby-seats .seat-name")).to_have_text(
+        ["Ann (you) host", "Bob", "waiting…"]
+    )
+
+    projector = tv.new_page()
+    watch.watch(projector, "projector")
+    projector.goto(f"/t/{code}/projector")
+
+    # Cy joins from her phone.
+    cy = phone.new_page()
+    watch.watch(cy, "Cy")
+    cy.goto(f"/t/{code}")
+    join = cy.locator("#join-form")
+    join.locator('input[name="name"]').fill("Cy")
+    join.locator("label.colour-opt", has_text="Green").tap()
+    join.get_by_role("button", name="Take a seat").tap()
+    expect(cy.locator("#lobby-seats li")).to_have_count(3)
+    expect(host.locator("#add-form")).to_have_count(0)
+
+    host.locator('#start-box button[data-act="start"]').click()
+    # The table page turns into the scoreboard console for everyone seated.
+    expect(host.locator(".cs-panel")).to_be_visible()
+    expect(cy.locator(".cs-panel")).to_be_visible()
+    expect(host.locator(".tp-me")).to_contain_text("Host console")
+    expect(host.locator("#conn")).to_have_text("Live")
+    expect(cy.locator("#conn")).to_have_text("Live")
+    engine = Scores()
+    view = engine.view()
+    pages = [host, cy]
+    expect_scores(pages, view, projector)
+
+    # Turn 1, Ann's tile: a road of 3 for Ann, and Bob's city of 5 closed with it.
+    # Ann's points usually go on her meeple: then the keyboard alone enters them.
+    expect(host.locator("#turn")).to_contain_text("Ann's turn")
+    host.locator("#players .pref label", has_text="meeple").click()
+    expect(panel(host)).to_contain_text("Enter scores on the meeple.")
+    panel(host).locator('button[data-act="category"][data-cat="road"]').click()
+    host.keyboard.type("3")
+    expect(panel(host).locator("#cs-points")).to_have_value("3")
+    expect(panel(host).locator('button[data-act="score"][data-figure="meeple"]')).to_contain_text(
+        "0 → 3"
+    )
+    host.keyboard.press("Enter")
+    view = engine.add(0, "score", points=3, figure="meeple", category="road")
+    expect_scores(pages, view, projector)
+    panel(host).locator('button[data-act="seat"]', has_text="Bob").click()
+    panel(host).locator('button[data-act="points"][data-n="5"]').click()
+    messenger = panel(host).locator('button[data-act="score"][data-figure="messenger"]')
+    expect(messenger).to_contain_text("0 → 5")
+    expect(messenger.locator(".dark-tag")).to_have_text("dark")
+    expect(panel(host)).to_contain_text("Only the player whose turn it is draws messages.")
+    panel(host).locator('button[data-act="category"][data-cat="city"]').click()
+    screenshot(host, "console-entry.png")
+    panel(host).locator('button[data-act="score"][data-figure="meeple"]').click()
+    view = engine.add(1, "score", points=5, figure="meeple", category="city")
+    expect_scores(pages, view, projector)
+    expect(host.locator("#log")).to_contain_text("Bob scores 5 for a city with the meeple")
+    panel(host).locator('button[data-act="end-turn"]').click()
+    view = engine.add(0, "end_turn")
+    expect_scores(pages, view, projector)
+    assert view["revealed"] is None
+
+    # Turn 2, Bob's: his messenger lands on 5, a dark space; ending the turn draws message 1.
+    expect(host.locator("#turn")).to_contain_text("Bob's turn")
+    expect(cy.locator("#turn")).to_contain_text("Bob's turn")
+    enter(host, None, 5, "city", "messenger")
+    view = engine.add(1, "score", points=5, figure="messenger", category="city")
+    expect_scores(pages, view, projector)
+    panel(host).locator('button[data-act="end-turn"]').click()
+    view = engine.add(1, "end_turn")
+    assert view["revealed"]["message"] == 1
+    overlay = projector.locator("#pj-overlay")
+    expect(overlay.locator(".pj-card-number")).to_have_text("1")
+    expect(overlay.locator(".pj-card-text")).to_have_text(view["revealed"]["text"])
+    expect(overlay.locator(".pj-card-kicker")).to_have_text(re.compile(r"Bob draws a message$"))
+    screenshot(projector, "projector-tabletop-message.png")
+    for page in pages:
+        expect(panel(page).locator(".msg-num")).to_have_text("1")
+        expect(panel(page).locator(".msg-text")).to_have_text(view["revealed"]["text"])
+    expect(panel(cy)).to_contain_text("Waiting for Bob to choose.")
+    # His smallest road is counted at the table: 4 points, on the meeple (5 -> 9).
+    panel(host).locator("#cs-points").fill("4")
+    action = panel(host).locator('button[data-act="message"][data-choice="action"]')
+    expect(action).to_have_text("Score the action: 4 points")
+    screenshot(host, "console-message.png")
+    action.click()
+    view = engine.add(1, "resolve_message", choice="action", points=4)
+    expect(panel(host).locator('button[data-act="figure"]')).to_have_count(2)
+    panel(host).locator('button[data-act="figure"][data-figure="meeple"]').click()
+    view = engine.add(1, "choose_figure", figure="meeple")
+    expect_scores(pages, view, projector)
+    assert view["players"][1]["meeple"] == 9 and view["active_seat"] == 2
+
+    # Turn 3, Cy's: she enters her own points on her phone; the host takes a slip back.
+    expect(cy.locator("#turn")).to_contain_text("Cy's turn")
+    expect(panel(cy).locator('button[data-act="seat"]')).to_have_count(1)
+    panel(cy).locator('button[data-act="points"][data-n="2"]').tap()
+    panel(cy).locator('button[data-act="score"][data-figure="messenger"]').tap()
+    view = engine.add(2, "score", points=2, figure="messenger")
+    expect_scores(pages, view, projector)
+    expect(host.locator("#undo")).to_contain_text("Last entry: Cy scores 2 with the messenger")
+    expect(cy.locator("#undo")).to_contain_text("Last entry: Cy scores 2 with the messenger")
+    host.locator('#undo button[data-act="undo"]').click()
+    view = engine.undo(0)
+    expect_scores(pages, view, projector)
+    expect(cy.locator("#log")).to_contain_text("Undone by Ann: Cy scores 2 with the messenger")
+    panel(cy).locator("#cs-points").fill("6")
+    panel(cy).locator('button[data-act="score"][data-figure="meeple"]').tap()
+    view = engine.add(2, "score", points=6, figure="meeple")
+    expect_scores(pages, view, projector)
+    screenshot(cy, "console-phone.png")
+    panel(cy).locator('button[data-act="end-turn"]').tap()
+    view = engine.add(2, "end_turn")
+    expect_scores(pages, view, projector)
+
+    # The last tile is placed: each player chooses the figure that carries the total.
+    host.once("dialog", lambda dialog: dialog.accept())
+    panel(host).locator('button[data-act="end-game"]').click()
+    view = engine.add(0, "end_game")
+    # Ann's usual figure answers for her at once; the host answers for Bob and Cy.
+    view = engine.add(0, "choose_figure", figure="meeple")
+    for seat in (1, 2):
+        expect(panel(host).locator("h2")).to_contain_text(f"{NAMES[seat]}: which figure carries")
+        panel(host).locator('button[data-act="figure"][data-figure="meeple"]').click()
+        view = engine.add(seat, "choose_figure", figure="meeple")
+    expect(panel(host).locator("h2")).to_have_text("Final scoring")
+    enter(host, "Ann", 6, "city", None)
+    view = engine.add(0, "score", points=6, category="city")
+    expect_scores(pages, view, projector)
+    # Ann and Cy share a field: 4 points each, entered once.
+    panel(host).locator('button[data-act="multi"]').click()
+    panel(host).locator('button[data-act="seat"]', has_text="Cy").click()
+    expect(panel(host).locator('button[data-act="seat"][aria-pressed="true"]')).to_have_count(2)
+    panel(host).locator('button[data-act="points"][data-n="4"]').click()
+    panel(host).locator('button[data-act="category"][data-cat="field"]').click()
+    add = panel(host).locator('button[data-act="score"]')
+    expect(add).to_have_text("Add 4 points for Ann and Cy")
+    add.click()
+    engine.add(0, "score", points=4, category="field")
+    view = engine.add(2, "score", points=4, category="field")
+    expect_scores(pages, view, projector)
+    panel(host).locator('button[data-act="finish"]').click()
+    view = engine.add(0, "finish")
+    assert view["finished"]
+    ranking = [f"{p['score']}" for p in sorted(view["players"], key=lambda p: -p["score"])]
+    expect(panel(host).locator(".ranking b")).to_have_text(ranking)
+    expect(panel(cy).locator(".ranking b")).to_have_text(ranking)
+    expect(panel(host).locator(".breakdown")).to_contain_text("Cities")
+    screenshot(host, "console-game-over.png")
+    winner = max(view["players"], key=lambda p: p["score"])
+    # The projector plays its queue: the message, its outcome, then the winner; then the ranking.
+    expect(overlay.locator(".pj-card--over")).to_contain_text(
+        f"{winner['name']} wins with {winner['score']} points", timeout=40_000
+    )
+    expect(overlay).to_be_hidden(timeout=40_000)
+    expect(projector.locator(".pj-ranking")).to_be_visible()
+    screenshot(projector, "projector-tabletop-final.png")
+    assert not watch.errors, watch.errors
