@@ -23,6 +23,16 @@ from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
 # Plain daphne does not serve static files; do it here while developing.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
 
+import gc  # noqa: E402
+
+# A server holding hundreds of websockets keeps a large heap of long-lived objects; the garbage
+# collector's default thresholds make it walk that heap often, stalling every connection for up
+# to a quarter of a second (docs/performance.md, "Garbage collection"). Everything loaded so far
+# lives as long as the process: move it out of the collector's sight, and collect the youngest
+# generation less often. Cycles are still collected.
+gc.freeze()
+gc.set_threshold(50_000, 20, 100)
+
 application = ProtocolTypeRouter(
     {
         "http": http_app,
