@@ -10,6 +10,7 @@ urlpatterns = [
     path("t/<str:code>", views.table, name="table"),
     path("t/<str:code>/join", views.join, name="join"),
     path("t/<str:code>/rejoin/<str:token>", views.rejoin, name="rejoin"),
+    path("t/<str:code>/rejoin/<str:token>/qr.svg", views.rejoin_qr, name="rejoin_qr"),
     path("t/<str:code>/projector", views.projector, name="projector"),
     path("t/<str:code>/record.json", views.record, name="record"),
 ]

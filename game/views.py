@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import io
+from typing import Any, Final
 
 import segno
 from asgiref.sync import async_to_sync
@@ -10,6 +11,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from .catalogue import catalogue_json
@@ -157,13 +159,41 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return redirect("table", code=code)
 
 
+_QR_COLOURS: Final = {"scale": 8, "dark": "#111", "light": "#fff"}
+
+
+def _qr_svg(url: str) -> str:
+    """The QR code of ``url`` as SVG to put inside a page, sized by the page's CSS."""
+    return segno.make(url, error="m").svg_inline(omitsize=True, **_QR_COLOURS)
+
+
+def _qr_svg_file(url: str) -> bytes:
+    """The QR code of ``url`` as a standalone SVG file for an ``<img>``: unlike the inline form,
+    it carries the SVG namespace and a natural size, without which browsers show nothing."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, **_QR_COLOURS)
+    return out.getvalue()
+
+
+@require_GET
+def rejoin_qr(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """A seat's rejoin link as a QR code, so that a player at a real table can take over their
+    own seat by pointing a phone at the host's screen instead of typing a long link. Whoever may
+    fetch this already holds the token, so it reveals nothing new; it is never cached."""
+    table = _get_table(code)
+    if not table.seats.filter(token=token).exists():
+        raise Http404("This rejoin link is not valid for this table.")
+    url = request.build_absolute_uri(reverse("rejoin", kwargs={"code": code, "token": token}))
+    response = HttpResponse(_qr_svg_file(url), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 @require_GET
 def projector(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
     join_url = request.build_absolute_uri(f"/t/{table.code}")
-    qr_svg = segno.make(join_url, error="m").svg_inline(
-        scale=8, dark="#111", light="#fff", omitsize=True
-    )
+    qr_svg = _qr_svg(join_url)
     context = {
         "table": table,
         "join_url": join_url,

@@ -564,6 +564,15 @@ def open_table(browser: Browser, server: servers.RestartableDaphne, console: Con
     expect(bob_page.locator("#lobby-seats .seat-name")).to_have_text(["Ann host", "Bob (you)"])
     expect(ann_page.locator("#lobby-seats .seat-name")).to_have_text(["Ann (you) host", "Bob"])
     expect(projector.locator(".pj-centre--lobby .pj-sub").first).to_have_text("2 of 2 seats taken")
+    # Bob's personal link, also as a QR code to open his seat on another device.
+    rejoin = bob_page.locator("#lobby-links details.rejoin")
+    rejoin.locator("summary").tap()
+    qr = rejoin.locator("img.qr")
+    expect(qr).to_be_visible()
+    bob_page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=qr.element_handle()
+    )
+    rejoin.locator("summary").tap()
 
     start = ann_page.locator('#start-box button[data-act="start"]')
     expect(start).to_be_enabled()

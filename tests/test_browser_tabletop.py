@@ -160,6 +160,24 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     expect(host.locator(".tp-me")).to_contain_text("Host console")
     expect(host.locator("#conn")).to_have_text("Live")
     expect(cy.locator("#conn")).to_have_text("Live")
+
+    # Bob could take his seat on a phone after all: the host shows him his link as a QR code.
+    bob_row = host.locator("#players li", has_text="Bob")
+    bob_row.locator("details.rejoin summary").click()
+    bob_qr = bob_row.locator("img.qr")
+    expect(bob_qr).to_be_visible()
+    host.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=bob_qr.element_handle()
+    )
+    screenshot(host, "console-phone-link.png")
+    bob_link = bob_row.locator("details.rejoin input").input_value()
+    bob_phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    bob = bob_phone.new_page()
+    bob.goto(bob_link)
+    expect(bob.locator("#players li.me")).to_contain_text("Bob")
+    bob_phone.close()
+    bob_row.locator("details.rejoin summary").click()
+
     engine = Scores()
     view = engine.view()
     pages = [host, cy]

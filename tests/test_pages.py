@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
@@ -139,3 +140,27 @@ def test_a_started_tabletop_game_serves_the_scoreboard_console() -> None:
     assert "Host console" in page
     watcher = Client().get(f"/t/{table.code}").content.decode()
     assert "console.js" in watcher and "Host console" not in watcher
+
+
+def test_a_rejoin_link_as_a_qr_code() -> None:
+    """The QR code encodes the absolute rejoin link; another table's token gets a 404."""
+    import segno
+
+    create(Client())
+    create(Client())
+    table, other = Table.objects.order_by("id")
+    seat = table.seats.get()
+    response = Client().get(f"/t/{table.code}/rejoin/{seat.token}/qr.svg")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response["Cache-Control"] == "private, no-store"
+    svg = response.content.decode()
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    assert 'width="' in svg and 'height="' in svg
+    expected = segno.make(f"http://testserver/t/{table.code}/rejoin/{seat.token}", error="m")
+    out = io.BytesIO()
+    expected.save(out, kind="svg", xmldecl=False, scale=8, dark="#111", light="#fff")
+    assert response.content == out.getvalue()
+    assert Client().get(f"/t/{table.code}/rejoin/not-a-token/qr.svg").status_code == 404
+    foreign = other.seats.get().token
+    assert Client().get(f"/t/{table.code}/rejoin/{foreign}/qr.svg").status_code == 404

@@ -392,7 +392,7 @@ function renderPlayers() {
     const active = !v.finished && pl.seat === v.active_seat;
     const figures = pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
     const link = links[pl.seat] && pl.seat !== 0
-      ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat])}" aria-label="${esc(pl.name)}'s phone link"></div></details>`
+      ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat])}" aria-label="${esc(pl.name)}'s phone link"></div><img class="qr" src="${esc(links[pl.seat])}/qr.svg" alt="QR code of ${esc(pl.name)}'s phone link" loading="lazy"><p class="hint">${esc(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`
       : "";
     const usual = seatInfo(pl.seat)?.preference || "ask";
     const choose = isHost() && pl.seat !== you() && !v.finished

@@ -325,7 +325,7 @@ function copyButton(text, label = "Copy") {
 function rejoinHtml() {
   const url = absolute(s.table.rejoin_url);
   if (!url) return "";
-  return `<details class="rejoin"><summary>Open on another device</summary><p class="hint">Your personal link: anyone with it plays as you. Don’t share it.</p><div class="link-row"><input readonly value="${esc(url)}">${copyButton(url)}</div></details>`;
+  return `<details class="rejoin"><summary>Open on another device</summary><p class="hint">Your personal link: anyone with it plays as you. Don’t share it.</p><div class="link-row"><input readonly value="${esc(url)}">${copyButton(url)}</div><img class="qr" src="${esc(s.table.rejoin_url)}/qr.svg" alt="QR code of your personal link" loading="lazy"></details>`;
 }
 
 function renderLobby() {
