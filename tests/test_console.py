@@ -35,6 +35,24 @@ async def tabletop_lobby(preset: str = "c2-hig", seats: int = 3) -> tuple[str, s
     return table.code, host.token
 
 
+async def ann_hosts_bob_on_his_phone(frames: list[str]) -> tuple[str, Client, Client]:
+    """A started two-seat tabletop game: Ann (the host) added Bob, who then opened his seat on a
+    device of his own."""
+    code, host_token = await tabletop_lobby(seats=2)
+    (host,) = await seated(code, [host_token], frames)
+    await host.send({"type": "add_player", "name": "Bob", "colour": "orange"})
+    await host.receive("snapshot")
+    await host.receive("history")
+    await host.send({"type": "start"})
+    await host.receive("snapshot")
+    await host.receive("history")
+    bob_token = await database_sync_to_async(
+        lambda: Seat.objects.get(table__code=code, index=1).token
+    )()
+    (bob,) = await seated(code, [bob_token], frames)
+    return code, host, bob
+
+
 async def update_at(client: Client, version: int) -> dict[str, Any]:
     """The client's update to ``version``, skipping earlier ones."""
     update = await client.receive("update")
@@ -133,19 +151,8 @@ async def test_only_the_host_of_a_tabletop_game_adds_players_or_acts_for_others(
 
 @override_settings(FIXED_MESSAGES=[str(m) for m in MESSAGES])
 async def test_undo_over_the_websocket_puts_a_drawn_message_back_unseen() -> None:
-    code, host_token = await tabletop_lobby(seats=2)
     frames: list[str] = []
-    (host,) = await seated(code, [host_token], frames)
-    await host.send({"type": "add_player", "name": "Bob", "colour": "orange"})
-    await host.receive("snapshot")
-    await host.receive("history")
-    await host.send({"type": "start"})
-    await host.receive("snapshot")
-    await host.receive("history")
-    bob_token = await database_sync_to_async(
-        lambda: Seat.objects.get(table__code=code, index=1).token
-    )()
-    (bob,) = await seated(code, [bob_token], frames)
+    code, host, bob = await ann_hosts_bob_on_his_phone(frames)
 
     await host.send(command(0, "h1", {"type": "score", "points": 5, "figure": "meeple"}))
     await host.send(command(1, "h2", {"type": "end_turn"}))
@@ -244,19 +251,8 @@ async def test_players_enter_and_undo_their_own_points_and_a_finished_game_reope
 async def test_the_host_sets_the_usual_figure_of_a_player_without_a_device() -> None:
     """A score entered for Bob without a figure goes on his usual figure, set by the host; the
     figure choice the server makes for him is in the log as an automatic entry."""
-    code, host_token = await tabletop_lobby(seats=2)
     frames: list[str] = []
-    (host,) = await seated(code, [host_token], frames)
-    await host.send({"type": "add_player", "name": "Bob", "colour": "orange"})
-    await host.receive("snapshot")
-    await host.receive("history")
-    await host.send({"type": "start"})
-    await host.receive("snapshot")
-    await host.receive("history")
-    bob_token = await database_sync_to_async(
-        lambda: Seat.objects.get(table__code=code, index=1).token
-    )()
-    (bob,) = await seated(code, [bob_token], frames)
+    code, host, bob = await ann_hosts_bob_on_his_phone(frames)
 
     await bob.send({"type": "preference", "figure": "meeple", "seat": 0})
     assert await error_code(bob) == "not_host"

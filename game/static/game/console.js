@@ -5,7 +5,7 @@
 
 import { TableConnection } from "./connection.js";
 import { renderScoreboard, colourOf, escapeHtml as esc, isDark } from "./scoreboard.js";
-import { breakdownHtml, fill, rankingHtml, renderLog as renderLogInto, toast } from "./ui.js";
+import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const pts = (n) => (n === 1 ? "1 point" : `${n} points`);
@@ -39,7 +39,7 @@ const s = {
 const you = () => (s.table ? s.table.you : null);
 const isHost = () => you() === 0;
 const mayActFor = (seat) => seat != null && (isHost() || seat === you());
-const seatInfo = (seat) => (s.table?.seats || []).find((x) => x.seat === seat) || null;
+const seatInfo = (seat) => seatOf(s.table, seat);
 const nameOf = (seat) => s.view?.players?.[seat]?.name || seatInfo(seat)?.name || `Seat ${seat + 1}`;
 
 function swatch(seat) {
@@ -73,10 +73,7 @@ const connection = new TableConnection(code, {
     renderLog(false);
   },
   onPresence(msg) {
-    for (const p of msg.seats || []) {
-      const info = seatInfo(p.seat);
-      if (info) info.connected = p.connected;
-    }
+    markPresence(s.table, msg);
     renderPlayers();
   },
   onError(msg) {

@@ -5,7 +5,7 @@
 import { TableConnection } from "./connection.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
-import { breakdownHtml, fill, rankingHtml, renderLog as renderLogInto, toast } from "./ui.js";
+import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (text) =>
@@ -51,7 +51,7 @@ const s = {
 // --- helpers -------------------------------------------------------------------------------
 
 function seatInfo(seat) {
-  return (s.table?.seats || []).find((x) => x.seat === seat) || null;
+  return seatOf(s.table, seat);
 }
 
 function styleOf(seat) {
@@ -115,10 +115,7 @@ const connection = new TableConnection(code, {
     renderLog(false);
   },
   onPresence(msg) {
-    for (const p of msg.seats || []) {
-      const info = seatInfo(p.seat);
-      if (info) info.connected = p.connected;
-    }
+    markPresence(s.table, msg);
     render();
   },
   onError(msg) {

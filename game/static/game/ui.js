@@ -78,3 +78,16 @@ export function breakdownHtml(rows, players, swatch) {
     .join("");
   return `<table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table>`;
 }
+
+/** The table's entry for `seat` (name, colour, connected…), or null. */
+export function seatOf(table, seat) {
+  return (table?.seats || []).find((x) => x.seat === seat) || null;
+}
+
+/** Apply a `presence` message to the table's seats. */
+export function markPresence(table, msg) {
+  for (const p of msg.seats || []) {
+    const info = seatOf(table, p.seat);
+    if (info) info.connected = p.connected;
+  }
+}
