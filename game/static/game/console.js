@@ -5,7 +5,7 @@
 
 import { TableConnection } from "./connection.js";
 import { renderScoreboard, colourOf, escapeHtml as esc, isDark } from "./scoreboard.js";
-import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, toast } from "./ui.js";
+import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const pts = (n) => (n === 1 ? "1 point" : `${n} points`);
@@ -91,20 +91,7 @@ const connection = new TableConnection(code, {
 
 /** Send a command for `seat` (the host's own seat when it is the host's). */
 function send(command, seat) {
-  if (s.busy) return;
-  const id = connection.command(command, seat === you() ? undefined : seat);
-  if (!id) {
-    toast("Not connected: trying to reconnect…", "error");
-    return;
-  }
-  s.busy = id;
-  setTimeout(() => {
-    if (s.busy === id) {
-      s.busy = null;
-      render();
-    }
-  }, 10000);
-  render();
+  sendOnce(s, connection, command, seat === you() ? undefined : seat, render);
 }
 
 // --- rendering -------------------------------------------------------------------------------

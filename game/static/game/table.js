@@ -5,7 +5,7 @@
 import { TableConnection } from "./connection.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
-import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, toast } from "./ui.js";
+import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (text) =>
@@ -163,20 +163,7 @@ function announce(msg) {
 }
 
 function send(command) {
-  if (s.busy) return;
-  const id = connection.command(command);
-  if (!id) {
-    toast("Not connected: trying to reconnect…", "error");
-    return;
-  }
-  s.busy = id;
-  setTimeout(() => {
-    if (s.busy === id) {
-      s.busy = null;
-      render();
-    }
-  }, 10000);
-  render();
+  sendOnce(s, connection, command, undefined, render);
 }
 
 // --- board ---------------------------------------------------------------------------------

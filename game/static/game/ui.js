@@ -91,3 +91,25 @@ export function markPresence(table, msg) {
     if (info) info.connected = p.connected;
   }
 }
+
+/**
+ * Send `command` (for `seat`, or the page's own seat when undefined) unless one is still
+ * unanswered: `state.busy` holds its id until the server answers or 10 s pass, so a double tap
+ * cannot send it twice. `rerender` shows the busy state.
+ */
+export function sendOnce(state, connection, command, seat, rerender) {
+  if (state.busy) return;
+  const id = connection.command(command, seat);
+  if (!id) {
+    toast("Not connected: trying to reconnect…", "error");
+    return;
+  }
+  state.busy = id;
+  setTimeout(() => {
+    if (state.busy === id) {
+      state.busy = null;
+      rerender();
+    }
+  }, 10000);
+  rerender();
+}
