@@ -1,12 +1,14 @@
 # Everything runs from the project's own virtualenv in .venv.
 # Needs only python3 (3.11) and make; on Debian, python3-venv is installed if missing.
+# Packages come from the lock files in requirements/ (every version pinned, with hashes):
+# runtime.txt is what a server needs, dev.txt adds the tests, linters and the lock tool.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv system-deps run test lint format bench clean
+.PHONY: venv lock system-deps run test lint format bench clean
 
 venv: $(STAMP)
 
@@ -20,10 +22,21 @@ $(BIN)/python:
 		$(PYTHON) -m venv $(VENV); \
 	fi
 
-# Reinstall only when requirements.txt is newer than the stamp.
-$(STAMP): requirements.txt | $(BIN)/python
-	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
+# Reinstall only when the dev lock is newer than the stamp. --require-hashes refuses any file
+# whose hash is not in the lock, and any package the lock does not pin.
+$(STAMP): requirements/dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q --require-hashes \
+		-r requirements/dev.txt
 	@touch $@
+
+# Rewrites both lock files from requirements/runtime.in and dev.in, keeping every version
+# already locked unless an .in file asks for another (README.md: adding a package).
+LOCK_FLAGS := --universal --python-version 3.11 --generate-hashes --quiet \
+	--custom-compile-command 'make lock'
+
+lock: venv
+	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/runtime.in -o requirements/runtime.txt
+	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/dev.in -o requirements/dev.txt
 
 # HOST=0.0.0.0 serves other machines too (add their host name or address to ALLOWED_HOSTS).
 HOST ?= 127.0.0.1
