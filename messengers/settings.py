@@ -8,12 +8,16 @@ DEBUG           "1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off" (on by default)
 ALLOWED_HOSTS   comma-separated host names (localhost, 127.0.0.1 and [::1] by default)
 DATABASE_URL    postgres://USER:PASSWORD@HOST:PORT/NAME (SQLite at BASE_DIR/db.sqlite3 if unset)
 REDIS_URL       redis://HOST:PORT/DB for the channel layer (in-memory if unset)
+REDIS_SOCKET_TIMEOUT, REDIS_CONNECT_TIMEOUT, REDIS_HEALTH_CHECK_INTERVAL, REDIS_MAX_CONNECTIONS,
+REDIS_POOL_TIMEOUT
+                the channel layer's Redis connections (README.md, Configuration)
 MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
                 test-only: comma-separated tile letters / message numbers that every new game
                 uses instead of a shuffle
 """
 
 import os
+import socket
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -146,12 +150,78 @@ else:
         }
     }
 
+# --- Channel layer ----------------------------------------------------------------------------
+# channels-redis waits for messages with a blocking pop (BZPOPMIN) of this many seconds; a socket
+# timeout at or below it aborts every idle wait and with it every idle websocket.
+REDIS_BLOCKING_POP_SECONDS = 5
+
+
+def _redis_seconds(name: str, default: float, minimum: float, why: str) -> float:
+    """A number of seconds from the environment, refused below `minimum` with the reason."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value > minimum:
+        raise ImproperlyConfigured(f"{name} must be above {minimum:g} seconds ({why}), got {raw}")
+    return value
+
+
+def _redis_count(name: str, default: int) -> int:
+    """A positive whole number from the environment."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least 1, got {raw!r}")
+    return int(raw)
+
+
+REDIS_SOCKET_TIMEOUT = _redis_seconds(
+    "REDIS_SOCKET_TIMEOUT",
+    15.0,
+    REDIS_BLOCKING_POP_SECONDS,
+    "the channel layer's blocking pop waits that long on an idle connection",
+)
+REDIS_CONNECT_TIMEOUT = _redis_seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
+REDIS_HEALTH_CHECK_INTERVAL = _redis_seconds(
+    "REDIS_HEALTH_CHECK_INTERVAL", 30.0, 0, "it must be positive"
+)
+REDIS_MAX_CONNECTIONS = _redis_count("REDIS_MAX_CONNECTIONS", 1000)
+REDIS_POOL_TIMEOUT = _redis_seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
+
+# TCP keepalive finds a Redis that vanished without closing (a host gone, a dropped NAT entry)
+# even on a connection that only waits: probes after 60 s of silence, every 10 s, 3 misses.
+_KEEPALIVE = {
+    option: value
+    for option, value in (("TCP_KEEPIDLE", 60), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3))
+    if hasattr(socket, option)
+}
+
 _redis_url = os.environ.get("REDIS_URL", "").strip()
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [_redis_url]},
+            "BACKEND": "game.redis_layer.PooledRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": _redis_url,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                        "socket_keepalive": True,
+                        "socket_keepalive_options": {
+                            getattr(socket, option): value for option, value in _KEEPALIVE.items()
+                        },
+                        "health_check_interval": REDIS_HEALTH_CHECK_INTERVAL,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                        "timeout": REDIS_POOL_TIMEOUT,
+                    }
+                ]
+            },
         }
     }
 else:
