@@ -157,6 +157,61 @@ def private_postgres() -> Iterator[str]:
     The cluster lives in a temporary directory (data and unix socket), trusts local connections
     and runs without fsync: nothing in it has to survive the test session.
     """
+    with restartable_postgres() as server:
+        yield server.url
+
+
+@dataclass
+class RestartablePostgres:
+    """A private PostgreSQL cluster that can be restarted on the same port (fault injection)."""
+
+    bindir: Path
+    data: Path
+    tmp: Path
+    log_path: Path
+    env: dict[str, str]
+    as_user: _RunAs
+    process: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        """`postgres://postgres@127.0.0.1:PORT/postgres`, the same across restarts."""
+        return f"postgres://{POSTGRES_SUPERUSER}@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        """Fast shutdown (SIGINT): open client connections are cut, as in a real restart."""
+        _stop(self.process, signal.SIGINT)
+
+    def start(self) -> None:
+        """Start the cluster again on its port (retrying while the old socket is released)."""
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            try:
+                self.process, _ = _start_postgres(
+                    self.bindir,
+                    self.data,
+                    self.tmp,
+                    self.log_path,
+                    self.env,
+                    self.as_user,
+                    port=self.port,
+                )
+                return
+            except RuntimeError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+
+    def restart(self) -> None:
+        """Stop, then start on the same port."""
+        self.stop()
+        self.start()
+
+
+@contextlib.contextmanager
+def restartable_postgres() -> Iterator[RestartablePostgres]:
+    """Like `private_postgres`, but yield the server itself, which `restart()` can restart."""
     bindir = postgres_bindir()
     account = _postgres_account()
     as_user = _RunAs() if account is None else _RunAs(account.pw_uid, account.pw_gid, [])
@@ -196,11 +251,12 @@ def private_postgres() -> Iterator[str]:
         if init.returncode != 0:
             raise RuntimeError(f"initdb failed:\n{init.stdout}\n{init.stderr}")
         process, port = _start_postgres(bindir, data, tmp, log_path, pg_env, as_user)
+        server = RestartablePostgres(bindir, data, tmp, log_path, pg_env, as_user, process, port)
         try:
-            yield f"postgres://{POSTGRES_SUPERUSER}@127.0.0.1:{port}/postgres"
+            yield server
         finally:
             # SIGINT is PostgreSQL's fast shutdown: it disconnects clients instead of waiting.
-            _stop(process, signal.SIGINT)
+            server.stop()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -212,15 +268,17 @@ def _start_postgres(
     log_path: Path,
     env: Mapping[str, str],
     as_user: _RunAs,
+    port: int | None = None,
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """Start `postgres` on a free port and wait until it accepts connections.
+    """Start `postgres` on `port` (a free one if None) and wait until it accepts connections.
 
     Runs the server binary directly (not pg_ctl) so that this process owns it and can stop it
     even if the test run is interrupted halfway.
     """
+    fixed = port
     last_log = ""
     for _attempt in range(3):
-        port = free_port()
+        port = fixed if fixed is not None else free_port()
         with open(log_path, "wb") as log:
             process = subprocess.Popen(
                 [
@@ -308,49 +366,110 @@ def create_database(server_url: str, prefix: str = "test") -> str:
 @contextlib.contextmanager
 def private_redis() -> Iterator[str]:
     """Run a throwaway redis-server without persistence; yield `redis://127.0.0.1:PORT/0`."""
+    with restartable_redis() as server:
+        yield server.url
+
+
+class RestartableRedis:
+    """A private redis-server that can be stopped, started again on its port, frozen and thawed.
+
+    Fault injection for the reliability suite: `stop()` loses every message and group it held
+    (no persistence), as a crashed Redis would; `freeze()` (SIGSTOP) keeps connections open but
+    unanswered, as a Redis stalled by its host would.
+    """
+
+    def __init__(self, binary: str, tmp: Path) -> None:
+        self.binary = binary
+        self.tmp = tmp
+        self.log_path = tmp / "redis.log"
+        self.port: int | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """`redis://127.0.0.1:PORT/0`, the same across restarts."""
+        if self.port is None:
+            raise RuntimeError("the server has not been started")
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _spawn(self, port: int) -> bool:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    self.binary,
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.tmp),
+                    "--daemonize",
+                    "no",
+                ],
+                cwd=self.tmp,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        if _wait_for_redis(self.process, port):
+            return True
+        _stop(self.process)
+        self.process = None
+        return False
+
+    def start(self) -> None:
+        """Start on a free port the first time, on the same port afterwards."""
+        if self.port is None:
+            for _attempt in range(3):
+                port = free_port()
+                if self._spawn(port):
+                    self.port = port
+                    return
+                if "in use" not in _tail(self.log_path):
+                    break
+            raise RuntimeError(f"redis-server did not start:\n{_tail(self.log_path)}")
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while not self._spawn(self.port):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not restart:\n{_tail(self.log_path)}")
+            time.sleep(0.5)
+
+    def stop(self) -> None:
+        """Stop the server (thawing it first if frozen, so that it can act on the signal)."""
+        if self.process is not None:
+            self.thaw()
+            _stop(self.process)
+            self.process = None
+
+    def freeze(self) -> None:
+        """SIGSTOP: the server keeps its sockets but answers nothing until `thaw()`."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT after `freeze()`; harmless otherwise."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+
+
+@contextlib.contextmanager
+def restartable_redis() -> Iterator[RestartableRedis]:
+    """Like `private_redis`, but yield the server itself for stop/start/freeze/thaw."""
     binary = shutil.which("redis-server")
     if binary is None:
         missing("redis-server")
     tmp = Path(tempfile.mkdtemp(prefix="messengers-redis-"))
-    log_path = tmp / "redis.log"
+    server = RestartableRedis(binary, tmp)
     try:
-        last_log = ""
-        for _attempt in range(3):
-            port = free_port()
-            with open(log_path, "wb") as log:
-                process = subprocess.Popen(
-                    [
-                        binary,
-                        "--port",
-                        str(port),
-                        "--bind",
-                        "127.0.0.1",
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--dir",
-                        str(tmp),
-                        "--daemonize",
-                        "no",
-                    ],
-                    cwd=tmp,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                )
-            if _wait_for_redis(process, port):
-                break
-            _stop(process)
-            last_log = _tail(log_path)
-            if "in use" not in last_log:
-                raise RuntimeError(f"redis-server did not start:\n{last_log}")
-        else:
-            raise RuntimeError(f"redis-server did not start:\n{last_log}")
+        server.start()
         try:
-            yield f"redis://127.0.0.1:{port}/0"
+            yield server
         finally:
-            _stop(process)
+            server.stop()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
