@@ -86,3 +86,8 @@ clean:
 .PHONY: bench-ws
 bench-ws: venv
 	$(BIN)/python bench/ws_load.py --mode open --tables 200 --seats 4 --rate 100 --seconds 30
+
+# Faults during play at 20 tables (docs/reliability.md): private PostgreSQL, Redis, two Daphnes.
+.PHONY: bench-reliability
+bench-reliability: venv
+	$(BIN)/python bench/reliability.py

@@ -108,7 +108,8 @@ class Bench:
         self.phase = "none"
         self.sent: dict[str, Sent] = {}
         self.errors: Counter[str] = Counter()
-        self.reconnects = 0
+        self.reconnects: Counter[str] = Counter()
+        """Socket reconnections by phase."""
 
 
 class FaultyPlayer(Player):
@@ -153,7 +154,7 @@ class FaultyPlayer(Player):
             finally:
                 self.live[seat] = None
             if bench.running:
-                bench.reconnects += 1
+                bench.reconnects[bench.phase] += 1
                 await asyncio.sleep(RECONNECT_DELAY)
 
     async def send(self, seat: int, frame: str) -> bool:
@@ -336,7 +337,7 @@ def report(
     print(f"  command line  {' '.join(['.venv/bin/python bench/reliability.py', *sys.argv[1:]])}")
     print(
         f"  {'fault':<17} {'sent':>6} {'acked':>6} {'applied':>8} {'lost':>5} {'dup':>4} "
-        f"{'stuck':>6}"
+        f"{'stuck':>6} {'reconnects':>10}"
     )
     totals = Counter[str]()
     for phase in phases:
@@ -348,20 +349,21 @@ def report(
             lost=sum(sent.acknowledged and logged[key] == 0 for key, sent in mine),
             dup=sum(logged[key] > 1 for key, _ in mine),
             stuck=phase.stuck,
+            reconnects=bench.reconnects[phase.name],
         )
         totals.update(row)
         print(
             f"  {phase.name:<17} {row['sent']:>6} {row['acked']:>6} {row['applied']:>8} "
-            f"{row['lost']:>5} {row['dup']:>4} {row['stuck']:>6}"
+            f"{row['lost']:>5} {row['dup']:>4} {row['stuck']:>6} {row['reconnects']:>10}"
         )
         for note in phase.notes[:5]:
             print(f"      behind: {note}")
     print(
         f"  {'total':<17} {totals['sent']:>6} {totals['acked']:>6} {totals['applied']:>8} "
-        f"{totals['lost']:>5} {totals['dup']:>4} {totals['stuck']:>6}"
+        f"{totals['lost']:>5} {totals['dup']:>4} {totals['stuck']:>6} {totals['reconnects']:>10}"
     )
     errors = ", ".join(f"{code} {n}" for code, n in sorted(bench.errors.items())) or "none"
-    print(f"  refusals seen: {errors}; socket reconnects: {bench.reconnects}")
+    print(f"  refusals seen: {errors}")
     met = totals["lost"] == 0 and totals["dup"] == 0 and totals["stuck"] == 0
     print("  targets (0 lost, 0 duplicated, 0 stuck): " + ("met" if met else "MISSED"))
     if args.json:
