@@ -122,6 +122,7 @@ class _History:
     def replay(self, state: GameState, version: int) -> GameState:
         """``state`` moved on to ``version`` by the log entries in between."""
         for action in log_actions(self.table_id, state.version, version):
+            self.known.setdefault(state.version, state)
             if action.get("type") == Undo.type:
                 before = self.at(undo_target(state))
                 state, _ = undo_from(state, action["seat"], before)
