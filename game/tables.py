@@ -19,6 +19,7 @@ from django.conf import settings
 
 from . import checkpoints
 from .engine.commands import Undo, parse_command
+from .engine.errors import IllegalCommand
 from .engine.record import FORMAT
 from .engine.state import (
     Event,
@@ -121,13 +122,21 @@ class _History:
 
     def replay(self, state: GameState, version: int) -> GameState:
         """``state`` moved on to ``version`` by the log entries in between."""
+        kept: list[int] | None = None
         for action in log_actions(self.table_id, state.version, version):
             self.known.setdefault(state.version, state)
             if action.get("type") == Undo.type:
-                before = self.at(undo_target(state))
-                state, _ = undo_from(state, action["seat"], before)
+                if kept is None:
+                    kept = effective(state.log)
+                if not kept:
+                    raise IllegalCommand("there is nothing to undo")
+                target = kept.pop()
+                before = self.at(target)
+                state, _ = undo_from(state, action["seat"], before, target=target)
             else:
                 state, _ = apply(state, action["seat"], parse_command(action))
+                if kept is not None:
+                    kept.append(state.version - 1)
         return state
 
     def _start(self, version: int) -> GameState:
@@ -177,8 +186,9 @@ def load_state_at(key: TableKey, version: int, setup: dict[str, Any] | None = No
 def undo(key: TableKey, state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     """``state`` with its latest entry that still counts taken back (the engine's undo), from
     the nearest checkpoint before that entry rather than from the setup."""
-    before = _History(key[0], None).at(undo_target(state))
-    return undo_from(state, seat, before)
+    target = undo_target(state)
+    before = _History(key[0], None).at(target)
+    return undo_from(state, seat, before, target=target)
 
 
 def save_checkpoint(table_id: int, from_version: int, state: GameState) -> None:

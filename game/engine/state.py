@@ -340,7 +340,9 @@ def undo_target(state: GameState) -> int:
     return kept[-1]
 
 
-def undo_from(state: GameState, seat: int, before: GameState) -> tuple[GameState, list[Event]]:
+def undo_from(
+    state: GameState, seat: int, before: GameState, *, target: int | None = None
+) -> tuple[GameState, list[Event]]:
     """Undo, given ``before``: the game as it stood before the action the undo takes back
     (``undo_target(state)`` actions of its log applied).
 
@@ -348,8 +350,14 @@ def undo_from(state: GameState, seat: int, before: GameState) -> tuple[GameState
     applied, the actions that counted were exactly those that still count before it (later
     ones were pushed and taken back above it). So a caller that keeps earlier states (the
     server's checkpoints) need not replay the game from its setup.
+
+    ``target``: ``undo_target(state)`` when the caller already tracks it (working it out reads
+    the whole log, which a replay of many undos should not do at each one).
     """
-    target = undo_target(state)
+    if target is None:
+        target = undo_target(state)
+    elif state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("only entries of a tabletop game can be undone")
     if before.version != target or before.setup.messages != state.setup.messages:
         raise IllegalCommand("the state given is not the one before the action to undo")
     undone = state.log[target]
