@@ -75,8 +75,9 @@ class LogEntry(models.Model):
     command_id = models.CharField(max_length=64, blank=True, default="")
     """The client's id of the command; empty for choices the server made from a preference."""
     automatic = models.BooleanField(default=False)
-    turn = models.PositiveIntegerField(default=0)
-    """The game's turn after this entry: entries of one turn are counted against a limit."""
+    turn = models.PositiveIntegerField(null=True, blank=True)
+    """The game's turn after this entry (0 while the game is ending), for the limit on entries
+    per turn; empty for entries written before it was kept, which no limit counts."""
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

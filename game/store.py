@@ -41,8 +41,8 @@ class NewEntry:
     events: list[dict[str, Any]]
     command_id: str
     automatic: bool
-    turn: int = 0
-    """The game's turn after the action (``LogEntry.turn``)."""
+    turn: int | None = None
+    """The game's turn after the action (``LogEntry.turn``; None: not counted by a limit)."""
 
 
 @dataclass(frozen=True, slots=True)
