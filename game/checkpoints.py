@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from django.utils.crypto import salted_hmac
 
-from .engine.state import GameState
+from .engine.state import GameState, effective
 
 _SALT: Final = "game.checkpoints"
 _MAC_SIZE: Final = 32
@@ -63,23 +63,25 @@ def _mac(data: bytes) -> bytes:
 
 
 def encode(state: GameState) -> bytes:
-    """The signed, compressed bytes of ``state``."""
+    """The signed, compressed bytes of ``state`` and of the indices of its log's actions that
+    still count (``effective``), which a replay from it would otherwise work out from the log."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(state)
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump((state, effective(state.log)))
     data = zlib.compress(buffer.getvalue())
     return _mac(data) + data
 
 
-def decode(blob: bytes) -> GameState:
-    """The state ``encode`` wrote; ``CheckpointError`` if the signature or contents are wrong."""
+def decode(blob: bytes) -> tuple[GameState, list[int]]:
+    """The state ``encode`` wrote and its actions that count; ``CheckpointError`` if the
+    signature or contents are wrong."""
     blob = bytes(blob)
     mac, data = blob[:_MAC_SIZE], blob[_MAC_SIZE:]
     if not hmac.compare_digest(mac, _mac(data)):
         raise CheckpointError("the checkpoint's signature does not match")
     try:
-        state = _EngineUnpickler(io.BytesIO(zlib.decompress(data))).load()
-    except (pickle.UnpicklingError, zlib.error, EOFError) as error:
+        state, kept = _EngineUnpickler(io.BytesIO(zlib.decompress(data))).load()
+    except (pickle.UnpicklingError, zlib.error, EOFError, TypeError, ValueError) as error:
         raise CheckpointError(f"the checkpoint cannot be read: {error}") from None
-    if not isinstance(state, GameState):
+    if not isinstance(state, GameState) or not isinstance(kept, list):
         raise CheckpointError("the checkpoint does not hold a game state")
-    return state
+    return state, kept

@@ -112,6 +112,8 @@ class _History:
         self.table_id = table_id
         self.setup = setup
         self.known: dict[int, GameState] = {}
+        self.kept: dict[int, list[int]] = {}
+        """The actions that count (``effective``) of some known states, by version."""
 
     def at(self, version: int) -> GameState:
         """The state after the first ``version`` log entries."""
@@ -122,7 +124,11 @@ class _History:
 
     def replay(self, state: GameState, version: int) -> GameState:
         """``state`` moved on to ``version`` by the log entries in between."""
-        kept: list[int] | None = None
+        known_kept = self.kept.get(state.version)
+        if known_kept is not None and self.known.get(state.version) is state:
+            kept: list[int] | None = list(known_kept)
+        else:
+            kept = None
         for action in log_actions(self.table_id, state.version, version):
             self.known.setdefault(state.version, state)
             if action.get("type") == Undo.type:
@@ -137,6 +143,8 @@ class _History:
                 state, _ = apply(state, action["seat"], parse_command(action))
                 if kept is not None:
                     kept.append(state.version - 1)
+        if kept is not None:
+            self.kept[state.version] = kept
         return state
 
     def _start(self, version: int) -> GameState:
@@ -152,15 +160,22 @@ class _History:
         )
         if row is not None:
             try:
-                return checkpoints.decode(row)
+                state, kept = checkpoints.decode(row)
             except checkpoints.CheckpointError as error:
                 logger.warning("table %s: checkpoint ignored: %s", self.table_id, error)
+            else:
+                return self._remember(state, kept)
         if best >= 0:
             return self.known[best]
         if self.setup is None:
             self.setup = Table.objects.values_list("setup", flat=True).get(pk=self.table_id)
         assert self.setup is not None, "the game has not started"
-        return _new_game(self.setup)[0]
+        return self._remember(_new_game(self.setup)[0], [])
+
+    def _remember(self, state: GameState, kept: list[int]) -> GameState:
+        self.known[state.version] = state
+        self.kept[state.version] = kept
+        return state
 
 
 def load_state(table: Table) -> GameState:
