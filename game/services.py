@@ -204,9 +204,10 @@ def _undo(
         )
     entries = []
     key = (table.id, table.code)
-    for _ in range(count):
+    for taken in range(count):
+        target = kept[-1 - taken] if kept else None
         try:
-            state, events = tables.undo(key, state, acting)
+            state, events = tables.undo(key, state, acting, target)
         except EngineError as error:
             raise CommandRefused("illegal", str(error), table.version) from None
         entries.append(_entry(state, events, command_id if not entries else "", automatic=False))

@@ -198,10 +198,16 @@ def load_state_at(key: TableKey, version: int, setup: dict[str, Any] | None = No
     return state
 
 
-def undo(key: TableKey, state: GameState, seat: int) -> tuple[GameState, list[Event]]:
+def undo(
+    key: TableKey, state: GameState, seat: int, target: int | None = None
+) -> tuple[GameState, list[Event]]:
     """``state`` with its latest entry that still counts taken back (the engine's undo), from
-    the nearest checkpoint before that entry rather than from the setup."""
-    target = undo_target(state)
+    the nearest checkpoint before that entry rather than from the setup. ``target``: that
+    entry's index, when the caller already knows it (``undo_target`` reads the whole log)."""
+    if state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("only entries of a tabletop game can be undone")
+    if target is None:
+        target = undo_target(state)
     before = _History(key[0], None).at(target)
     return undo_from(state, seat, before, target=target)
 

@@ -182,3 +182,20 @@ def test_the_cache_never_serves_another_game_with_the_same_id() -> None:
     STATES.put((table.id, "elsewhere"), load_state(other))
     assert load_state(table).setup.preset == "c1-zmg"
     assert LogEntry.objects.filter(table=table).count() == 0
+
+
+def test_an_undo_at_a_board_game_is_refused_before_any_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, ann = create_table(preset="c2-hig", mode="board", seats=2, name="Ann", colour="blue")
+    join_table(table.code, name="Bob", colour="orange")
+    start_game(table.code, ann.token)
+    table.refresh_from_db()
+    state = load_state(table)
+    seat, command = random_command(state, random.Random(1))
+    send(table, command.to_action(seat), sender=seat)
+    load_state(table)
+    counted = Counted(monkeypatch)
+    error = refused(table, {"type": "undo"})
+    assert error.code == "illegal" and "tabletop" in error.message
+    assert counted.applies == 0 and counted.rows == 0
