@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from .engine.errors import EngineError
 from .engine.presets import PRESETS, resolve_options
+from .engine.shuffle import KEYED_SEED_MIN
 from .engine.state import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .models import Seat, Table
 
@@ -59,6 +59,7 @@ PRESET_SUMMARIES: Final = {
 NAME_LENGTH: Final = 20
 _CODE_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
 _CODE_LENGTH: Final = 8
+SEED_BITS: Final = 128
 
 
 class LobbyError(ValueError):
@@ -171,6 +172,12 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
         ) from None
 
 
+def secret_seed() -> int:
+    """A new game's seed: 128 bits from ``secrets``, marked (bit 128 set) as a key for the
+    engine's keyed shuffle, so no number of public draws predicts the next one."""
+    return KEYED_SEED_MIN | secrets.randbits(SEED_BITS)
+
+
 def start_game(code: str, token: str) -> Table:
     """Start the game with the seats taken so far; only the creator (seat 0) may."""
     with transaction.atomic():
@@ -186,7 +193,7 @@ def start_game(code: str, token: str) -> Table:
             raise LobbyError(
                 f"At least {MIN_PLAYERS} players are needed to start.", code="not_ready"
             )
-        seed = random.SystemRandom().randrange(2**31)
+        seed = secret_seed()
         names = [seat.name for seat in seats]
         state, events = new_game(
             names,

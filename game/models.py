@@ -75,6 +75,9 @@ class LogEntry(models.Model):
     command_id = models.CharField(max_length=64, blank=True, default="")
     """The client's id of the command; empty for choices the server made from a preference."""
     automatic = models.BooleanField(default=False)
+    turn = models.PositiveIntegerField(null=True, blank=True)
+    """The game's turn after this entry (0 while the game is ending), for the limit on entries
+    per turn; empty for entries written before it was kept, which no limit counts."""
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -82,10 +85,33 @@ class LogEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="one_entry_per_version"),
         ]
-        indexes = [models.Index(fields=["table", "command_id"], name="log_command_id")]
+        indexes = [
+            models.Index(fields=["table", "command_id"], name="log_command_id"),
+            models.Index(fields=["table", "turn"], name="log_turn"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table.code} #{self.index}: {self.action.get('type')}"
+
+
+class Checkpoint(models.Model):
+    """The engine state of a table after ``version`` log entries (game/checkpoints.py), so that
+    loading a table or taking back an entry replays only the entries after the nearest one.
+
+    Written only by the server, signed with the secret key; never sent anywhere.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="checkpoints")
+    version = models.PositiveIntegerField()
+    state = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="one_checkpoint_per_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} checkpoint at {self.version}"
 
 
 class Connection(models.Model):

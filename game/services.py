@@ -12,7 +12,8 @@ from typing import Any, Final
 
 from django.db import transaction
 
-from .engine.commands import ChooseFigure, Command, Undo, parse_command
+from . import limits, tables
+from .engine.commands import ChooseFigure, Command, EndGame, Finish, Undo, parse_command
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
@@ -20,7 +21,6 @@ from .jsontext import dumps
 from .models import LogEntry, Seat, Table
 from .narration import narrate
 from .store import NewEntry, TableHead, append, has_command, lock_table
-from .tables import load_state_at, public_view_json, remember
 
 COMMAND_ID_LENGTH: Final = 64
 HOST_SEAT: Final = 0
@@ -127,8 +127,13 @@ def submit_command(
                 "The game has moved on since you made that move; please decide again.",
                 table.version,
             )
-        state = load_state_at(table.id, table.version)
+        state = tables.load_state_at((table.id, table.code), table.version)
         acting = _acting_seat(state, table, seat, as_seat)
+        _check_host_only(state, table, seat, parsed)
+        try:
+            limits.check(state, table.id, table.version, parsed)
+        except limits.LimitReached as error:
+            raise CommandRefused("limit", str(error), table.version) from None
         if isinstance(parsed, Undo):
             state, entries = _undo(state, table, seat, acting, command_id)
             return _save(table, state, entries, command_id, acting)
@@ -166,6 +171,19 @@ def _acting_seat(state: GameState, table: TableHead, seat: int, as_seat: object)
     return as_seat
 
 
+def _check_host_only(state: GameState, table: TableHead, sender: int, command: Command) -> None:
+    """Only the host ends or finishes a tabletop game: anyone else could otherwise end it in the
+    middle of another's turn."""
+    if (
+        state.mode is Mode.TABLETOP
+        and isinstance(command, EndGame | Finish)
+        and sender != HOST_SEAT
+    ):
+        raise CommandRefused(
+            "not_host", "Only the host ends or finishes a tabletop game.", table.version
+        )
+
+
 def _undo(
     state: GameState, table: TableHead, sender: int, acting: int, command_id: str
 ) -> tuple[GameState, list[NewEntry]]:
@@ -174,26 +192,31 @@ def _undo(
 
     A player takes back only their own entries; the host, anyone's.
     """
-    rows = list(
-        LogEntry.objects.filter(table_id=table.id)
-        .order_by("index")
-        .values_list("action", "automatic")
-    )
-    kept = effective([action for action, _ in rows])
+    kept = effective(state.log)
     count = 1
-    while count < len(kept) and rows[kept[-count]][1]:
+    while count < len(kept) and _automatic(table.id, kept[-count]):
         count += 1
-    if kept and sender != HOST_SEAT and rows[kept[-count]][0]["seat"] != sender:
+    if kept and sender != HOST_SEAT and state.log[kept[-count]]["seat"] != sender:
         raise CommandRefused(
             "not_yours",
             "Only the host can undo another player's entry.",
             table.version,
         )
     entries = []
-    for _ in range(count):
-        state, events = _apply(state, table, acting, Undo())
+    key = (table.id, table.code)
+    for taken in range(count):
+        target = kept[-1 - taken] if kept else None
+        try:
+            state, events = tables.undo(key, state, acting, target)
+        except EngineError as error:
+            raise CommandRefused("illegal", str(error), table.version) from None
         entries.append(_entry(state, events, command_id if not entries else "", automatic=False))
     return state, entries
+
+
+def _automatic(table_id: int, index: int) -> bool:
+    """Whether log entry ``index`` is a figure choice the server made from a preference."""
+    return LogEntry.objects.filter(table_id=table_id, index=index, automatic=True).exists()
 
 
 def set_preference(
@@ -223,7 +246,7 @@ def set_preference(
         Seat.objects.filter(table_id=table.id, index=seat).update(preference=figure)
         if table.status != Table.Status.PLAYING:
             return None
-        state = load_state_at(table.id, table.version)
+        state = tables.load_state_at((table.id, table.code), table.version)
         entries: list[NewEntry] = []
         state = _answer_by_preference(table, state, entries)
         if not entries:
@@ -245,6 +268,7 @@ def _entry(state: GameState, events: list[Event], command_id: str, *, automatic:
         events=events,
         command_id=command_id,
         automatic=automatic,
+        turn=limits.turn_key(state),
     )
 
 
@@ -272,7 +296,8 @@ def _save(
     table: TableHead, state: GameState, entries: list[NewEntry], command_id: str, seat: int
 ) -> Applied:
     append(table, entries, finished=state.finished)
-    transaction.on_commit(lambda: remember(table.id, state))
+    tables.save_checkpoint(table.id, table.version, state)
+    transaction.on_commit(lambda: tables.remember((table.id, table.code), state))
     events = [event for entry in entries for event in entry.events]
     return Applied(
         code=table.code,
@@ -282,7 +307,7 @@ def _save(
         seat=seat,
         events=events,
         lines=narrate(events, [player.name for player in state.players]),
-        view_json=public_view_json(state),
+        view_json=tables.public_view_json(state),
         finished=state.finished,
         reopened=table.status == Table.Status.FINISHED and not state.finished,
     )

@@ -41,6 +41,8 @@ class NewEntry:
     events: list[dict[str, Any]]
     command_id: str
     automatic: bool
+    turn: int | None = None
+    """The game's turn after the action (``LogEntry.turn``; None: not counted by a limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +66,10 @@ def _statements(vendor: str) -> _Statements:
     lock += f" FROM {table} WHERE {column(Table, 'code')} = %s"
     if connection.features.has_select_for_update:
         lock += " FOR UPDATE"
-    fields = ("table", "index", "action", "events", "command_id", "automatic", "created")
+    fields = ("table", "index", "action", "events", "command_id", "automatic", "turn", "created")
     # JSON arrives as text; PostgreSQL's jsonb columns take it with a cast, SQLite's text as is.
     json_mark = "%s::jsonb" if vendor == "postgresql" else "%s"
-    marks = ["%s", "%s", json_mark, json_mark, "%s", "%s", "%s"]
+    marks = ["%s", "%s", json_mark, json_mark, "%s", "%s", "%s", "%s"]
     return _Statements(
         lock=lock,
         has_command=(
@@ -127,6 +129,7 @@ def append(head: TableHead, entries: Sequence[NewEntry], *, finished: bool) -> N
                     dumps(entry.events),
                     entry.command_id,
                     entry.automatic,
+                    entry.turn,
                     created,
                 ],
             )

@@ -19,7 +19,7 @@ from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
 from .lobby import COLOURS, PRESET_SUMMARIES, LobbyError, create_table, join_table
 from .models import Seat, Table
 from .options_form import OPTION_FIELDS, overrides_from_form
-from .tables import record_of
+from .tables import downloadable_record
 
 SEATS_KEY = "seats"
 """Session key: table code → the seat token this browser holds there."""
@@ -214,6 +214,6 @@ def record(request: HttpRequest, code: str) -> HttpResponse:
             },
             status=409,
         )
-    response = JsonResponse(record_of(table), json_dumps_params={"indent": 1})
+    response = JsonResponse(downloadable_record(table), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="messengers-{table.code}.json"'
     return response

@@ -258,3 +258,14 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Bounded work per table (docs/performance.md, "Bounded work per table").
+# Entries (commands and the server's figure choices) one turn of a tabletop game may add: a real
+# turn needs a handful, with corrections a few dozen.
+TABLETOP_ENTRIES_PER_TURN = int(os.environ.get("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", "200"))
+# Entries a game's log may hold; once reached, only ending the game is accepted. A board game
+# has about 300, a long tabletop game with corrections about 1,000.
+GAME_MAX_ENTRIES = int(os.environ.get("MESSENGERS_GAME_MAX_ENTRIES", "5000"))
+# A checkpoint of the engine state is stored every this many entries, so that loading a table or
+# an undo replays at most about this many entries.
+CHECKPOINT_EVERY = int(os.environ.get("MESSENGERS_CHECKPOINT_EVERY", "100"))

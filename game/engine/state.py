@@ -14,7 +14,6 @@ new ``GameState``; the state passed in is never touched, so an illegal command c
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -62,6 +61,7 @@ from .messengers import (
 )
 from .presets import ExtraTile, FigureChoice, FinalFigure, Options, resolve_options
 from .scoring import completed_value, final_value, majority_holders
+from .shuffle import shuffled_orders
 from .tiles import CATALOGUE, START_TILE, FeatureKind, standard_bag
 
 FOLLOWERS_PER_PLAYER: Final = 7
@@ -218,7 +218,8 @@ def new_game(
     """Set up a game: the start tile placed, the first turn begun.
 
     ``tiles`` (the land tiles after the start tile, in draw order) and ``messages`` (the message
-    stack, top first) default to shuffles from ``seed``.
+    stack, top first) default to shuffles from ``seed`` (``shuffle.py``: a seed of 2**128 or
+    more is a secret key; smaller ones are older records' seeds).
 
     >>> state, events = new_game(["Ann", "Bob"], "c2-hig", seed=3)
     >>> state.active, len(state.bag) + 1, state.stack == tuple(sorted(state.stack))
@@ -234,11 +235,7 @@ def new_game(
     except ValueError:
         raise OptionError(f"mode must be board or tabletop, not {mode!r}") from None
     resolved = resolve_options(preset, options)
-    rng = random.Random(seed)
-    bag = standard_bag()
-    rng.shuffle(bag)
-    stack = list(MESSAGES)
-    rng.shuffle(stack)
+    bag, stack = shuffled_orders(seed, standard_bag(), MESSAGES)
     if tiles is not None:
         bag = list(tiles)
         _check_tiles(bag)
@@ -330,6 +327,45 @@ def effective(log: Sequence[Mapping[str, Any]]) -> list[int]:
     return kept
 
 
+def undo_target(state: GameState) -> int:
+    """The index in ``state.log`` of the action an undo would take back.
+
+    Raises ``IllegalCommand`` when no undo is possible.
+    """
+    if state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("only entries of a tabletop game can be undone")
+    kept = effective(state.log)
+    if not kept:
+        raise IllegalCommand("there is nothing to undo")
+    return kept[-1]
+
+
+def undo_from(
+    state: GameState, seat: int, before: GameState, *, target: int | None = None
+) -> tuple[GameState, list[Event]]:
+    """Undo, given ``before``: the game as it stood before the action the undo takes back
+    (``undo_target(state)`` actions of its log applied).
+
+    That is the state a rebuild from the setup without the action reaches: when the action was
+    applied, the actions that counted were exactly those that still count before it (later
+    ones were pushed and taken back above it). So a caller that keeps earlier states (the
+    server's checkpoints) need not replay the game from its setup.
+
+    ``target``: ``undo_target(state)`` when the caller already tracks it (working it out reads
+    the whole log, which a replay of many undos should not do at each one).
+    """
+    if target is None:
+        target = undo_target(state)
+    elif state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("only entries of a tabletop game can be undone")
+    if before.version != target or before.setup.messages != state.setup.messages:
+        raise IllegalCommand("the state given is not the one before the action to undo")
+    undone = state.log[target]
+    log = (*state.log, cmd.Undo().to_action(seat))
+    restored = dataclasses.replace(before, setup=state.setup, log=log)
+    return restored, [{"type": "undone", "seat": seat, "action": dict(undone)}]
+
+
 def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     """Rebuild the game from its setup without the latest action that still counts.
 
@@ -337,12 +373,8 @@ def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     back on top, so the stack is never reshuffled and no other message is revealed. The log keeps
     every action, the undo included: the record shows what was corrected.
     """
-    if state.mode is not Mode.TABLETOP:
-        raise IllegalCommand("only entries of a tabletop game can be undone")
-    kept = effective(state.log)
-    if not kept:
-        raise IllegalCommand("there is nothing to undo")
-    undone = state.log[kept[-1]]
+    target = undo_target(state)
+    kept = effective(state.log)[:-1]
     setup = state.setup
     rebuilt, _ = new_game(
         setup.players,
@@ -352,12 +384,11 @@ def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
         seed=setup.seed,
         messages=setup.messages,
     )
-    for index in kept[:-1]:
+    for index in kept:
         action = state.log[index]
         rebuilt, _ = apply(rebuilt, action["seat"], cmd.parse_command(action))
-    log = (*state.log, cmd.Undo().to_action(seat))
-    restored = dataclasses.replace(rebuilt, setup=setup, log=log)
-    return restored, [{"type": "undone", "seat": seat, "action": dict(undone)}]
+    before = dataclasses.replace(rebuilt, log=state.log[:target])
+    return undo_from(state, seat, before)
 
 
 # The mutable working copy ----------------------------------------------------------------------

@@ -244,10 +244,10 @@ function entryHtml(p) {
   }
   const actions = [];
   if (final) {
-    if (isHost() || you() != null) actions.push(`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`);
+    if (isHost()) actions.push(`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`);
   } else {
     if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn">End ${esc(nameOf(v.active_seat))}'s turn</button>`);
-    if (p.may_end_game && you() != null) actions.push(`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`);
+    if (p.may_end_game && isHost()) actions.push(`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`);
   }
   parts.push(`<div class="actions">${actions.join("")}</div>`);
   return parts.join("");
