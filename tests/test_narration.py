@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from game.engine.record import replay
 from game import narration
+from game.engine.record import replay
 from game.narration import BREAKDOWN_KEYS, NARRATED_EVENTS, final_breakdown
 from tests.scenario import Game
 
