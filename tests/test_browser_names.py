@@ -137,6 +137,11 @@ def test_names_cannot_impersonate_and_are_shown_isolated(
     expect_drawn_after_the_name(bob, "#log li", " draws tile")
     expect_drawn_after_the_name(bob, "#status-bar", " is placing tile")
     expect_isolated(ann, at_least=5)
+    projector = bob_context.new_page()
+    watch.watch(projector, "projector")
+    projector.goto(f"/t/{code}/projector")
+    expect(projector.locator(".pj-log li").first).to_be_visible()
+    expect_isolated(projector, at_least=3)
 
     # Bob's personal link (token in the fragment) opens his seat in a third browser.
     link = bob.locator("details.rejoin input").first.input_value()
