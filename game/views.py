@@ -202,13 +202,17 @@ def seat_qr(request: HttpRequest, code: str, index: int) -> HttpResponse:
     seat by pointing a phone at a screen instead of typing a long link.
 
     The URL names the seat, not its token, so no token is ever written to an access log; the
-    image is served only to a browser whose session holds that seat or the host's (seat 0), and
-    is never cached. Anyone else gets the same 404 as for a seat that does not exist.
+    image is served only to a browser whose session holds that seat or, at a tabletop game, the
+    host's (seat 0), who hands out every seat's link there; it is never cached. Anyone else gets
+    the same 404 as for a seat that does not exist.
     """
     table = _get_table(code)
     mine = _seat(request, table)
     seat = table.seats.filter(index=index).first() if index < MAX_PLAYERS else None
-    if seat is None or mine is None or mine.index not in (0, index):
+    allowed = mine is not None and (
+        mine.index == index or (mine.index == 0 and table.mode == "tabletop")
+    )
+    if seat is None or not allowed:
         raise Http404("There is no such seat for you at this table.")
     response = HttpResponse(
         _qr_svg_file(rejoin_link(request, code, seat.token)), content_type="image/svg+xml"
