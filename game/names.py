@@ -3,9 +3,9 @@
 A name is shown to every other seat, on the projector and in the game log, so it must read as
 exactly what it is. "Ann", "Ann" followed by a zero-width space and "Аnn" with a Cyrillic A look
 the same on screen; an empty-looking name hides who is playing; a right-to-left override turns the
-text around it backwards. Names are therefore normalised (NFKC), stripped of nothing silently
-(a control or format character is refused, not removed, so that what a player typed is what the
-table sees), and compared by their confusable skeletons (Unicode UTS #39, computed by ICU).
+text around it backwards. Names are therefore normalised (NFKC) with their whitespace collapsed;
+an invisible character is refused, never dropped, so that what a player typed is what the table
+sees; and names are compared by their confusable skeletons (Unicode UTS #39, computed by ICU).
 """
 
 from __future__ import annotations
