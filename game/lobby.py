@@ -15,6 +15,7 @@ from .engine.presets import PRESETS, resolve_options
 from .engine.shuffle import KEYED_SEED_MIN
 from .engine.state import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .models import Seat, Table
+from .names import BadName, alike, clean_name, isolate
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,12 +81,11 @@ def new_token() -> str:
 
 
 def _clean_name(name: object) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise LobbyError("Please enter your name.")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > NAME_LENGTH:
-        raise LobbyError(f"Names have at most {NAME_LENGTH} characters.")
-    return cleaned
+    """The name as the table shows it (game/names.py), or a ``LobbyError`` saying why not."""
+    try:
+        return clean_name(name, NAME_LENGTH)
+    except BadName as error:
+        raise LobbyError(str(error)) from None
 
 
 def create_table(
@@ -161,8 +161,12 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
                 raise LobbyError("Every seat at this table is taken.")
             if any(seat.colour == colour for seat in seats):
                 raise LobbyError("That colour is taken; please choose another.")
-            if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
-                raise LobbyError("Someone at this table already has that name.")
+            taken = alike(cleaned, (seat.name for seat in seats))
+            if taken is not None:
+                raise LobbyError(
+                    f"{isolate(cleaned)} looks too much like {isolate(taken)}, who already sits "
+                    "at this table; please choose a name that tells you apart."
+                )
             return Seat.objects.create(
                 table=table, index=len(seats), name=cleaned, colour=colour, token=new_token()
             )

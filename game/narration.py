@@ -8,6 +8,9 @@ Each line is worked out from one event alone, never from its neighbours. The pro
 whole log on connect (``history.lines``) and then the lines of each batch of new events
 (``update.lines``); because no line depends on another event, narrating a game piece by piece
 gives exactly the lines of narrating it whole, wherever the batches happen to split it.
+
+Every name in a line sits between the Unicode isolates FSI (U+2068) and PDI (U+2069): pages show
+the lines as text, and the isolates keep a name's direction from spilling into its neighbours.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from game.engine.messengers import MESSAGE_TEXT, SCOREBOARD_SPACES
+from game.names import isolate
 
 Event = Mapping[str, Any]
 
@@ -248,8 +252,10 @@ NARRATED_EVENTS: Final = frozenset(_NARRATORS)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    """The seat's name; a seat beyond ``names`` is called by its number, counted from 1."""
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    """The seat's name, isolated (FSI ... PDI) so that a name written right to left, or one
+    saved before names were checked, cannot reorder the words of the line around it; a seat
+    beyond ``names`` is called by its number, counted from 1."""
+    return isolate(names[seat]) if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
 def _role(feature: str) -> str:

@@ -96,9 +96,8 @@ def table_info(table: Table, seat: int | None) -> dict[str, Any]:
         ],
         "you": seat,
         "creator": seat == 0,
-        "rejoin_url": None
-        if own is None
-        else reverse("rejoin", kwargs={"code": table.code, "token": own.token}),
+        "rejoin_url": None if own is None else rejoin_url(table.code, own.token),
+        "rejoin_qr_url": None if own is None else seat_qr_url(table.code, own.index),
         "join_url": reverse("table", kwargs={"code": table.code}),
         "projector_url": reverse("projector", kwargs={"code": table.code}),
         "record_url": reverse("record", kwargs={"code": table.code}) if finished else None,
@@ -106,11 +105,26 @@ def table_info(table: Table, seat: int | None) -> dict[str, Any]:
     }
 
 
+def rejoin_url(code: str, token: str) -> str:
+    """A seat's personal link, with its token in the fragment: browsers never send a fragment,
+    so the token stays out of every access log (the page there posts it to claim the seat)."""
+    return reverse("rejoin", kwargs={"code": code}) + "#" + token
+
+
+def seat_qr_url(code: str, index: int) -> str:
+    """The QR code of a seat's personal link; the URL names the seat, never its token."""
+    return reverse("seat_qr", kwargs={"code": code, "index": index})
+
+
 def _seat_links(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
     """Every seat's personal link, for the host of a tabletop game to hand to players who would
     rather enter their own points on their phones."""
     return [
-        {"seat": s.index, "url": reverse("rejoin", kwargs={"code": table.code, "token": s.token})}
+        {
+            "seat": s.index,
+            "url": rejoin_url(table.code, s.token),
+            "qr_url": seat_qr_url(table.code, s.index),
+        }
         for s in seats
     ]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any, Final
 
 import segno
@@ -12,14 +13,18 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .catalogue import catalogue_json
 from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
+from .engine.state import MAX_PLAYERS
 from .lobby import COLOURS, PRESET_SUMMARIES, LobbyError, create_table, join_table
 from .models import Seat, Table
 from .options_form import OPTION_FIELDS, overrides_from_form
 from .tables import downloadable_record
+
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The shape of a seat token (``secrets.token_urlsafe``); anything else is refused unread."""
 
 SEATS_KEY = "seats"
 """Session key: table code → the seat token this browser holds there."""
@@ -150,13 +155,29 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("table", code=code)
 
 
-@require_GET
-def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+@require_http_methods(["GET", "POST"])
+def rejoin(request: HttpRequest, code: str) -> HttpResponse:
+    """A seat's personal link for another device: ``/t/<code>/rejoin#<token>``.
+
+    The token rides in the fragment, which browsers never send, so it never reaches a server's
+    access log, a proxy or a Referer header. The page (GET) reads it with a script and POSTs it
+    (with the CSRF token) back here; the POST puts it into this browser's session and redirects
+    to the table. A wrong token changes nothing and says so.
+    """
     table = _get_table(code)
-    if not table.seats.filter(token=token).exists():
-        raise Http404("This rejoin link is not valid for this table.")
+    if request.method == "GET":
+        return render(request, "game/rejoin.html", {"table": table, "error": None})
+    token = request.POST.get("token", "")
+    if not _TOKEN.fullmatch(token) or not table.seats.filter(token=token).exists():
+        context = {"table": table, "error": "This personal link is not valid for this table."}
+        return render(request, "game/rejoin.html", context, status=404)
     _remember_seat(request, code, token)
     return redirect("table", code=code)
+
+
+def rejoin_link(request: HttpRequest, code: str, token: str) -> str:
+    """The absolute personal link of the seat holding ``token``: the token in the fragment."""
+    return request.build_absolute_uri(reverse("rejoin", kwargs={"code": code})) + "#" + token
 
 
 _QR_COLOURS: Final = {"scale": 8, "dark": "#111", "light": "#fff"}
@@ -176,15 +197,26 @@ def _qr_svg_file(url: str) -> bytes:
 
 
 @require_GET
-def rejoin_qr(request: HttpRequest, code: str, token: str) -> HttpResponse:
-    """A seat's rejoin link as a QR code, so that a player at a real table can take over their
-    own seat by pointing a phone at the host's screen instead of typing a long link. Whoever may
-    fetch this already holds the token, so it reveals nothing new; it is never cached."""
+def seat_qr(request: HttpRequest, code: str, index: int) -> HttpResponse:
+    """A seat's personal link as a QR code, so that a player at a real table can take over their
+    seat by pointing a phone at a screen instead of typing a long link.
+
+    The URL names the seat, not its token, so no token is ever written to an access log; the
+    image is served only to a browser whose session holds that seat or, at a tabletop game, the
+    host's (seat 0), who hands out every seat's link there; it is never cached. Anyone else gets
+    the same 404 as for a seat that does not exist.
+    """
     table = _get_table(code)
-    if not table.seats.filter(token=token).exists():
-        raise Http404("This rejoin link is not valid for this table.")
-    url = request.build_absolute_uri(reverse("rejoin", kwargs={"code": code, "token": token}))
-    response = HttpResponse(_qr_svg_file(url), content_type="image/svg+xml")
+    mine = _seat(request, table)
+    seat = table.seats.filter(index=index).first() if index < MAX_PLAYERS else None
+    allowed = mine is not None and (
+        mine.index == index or (mine.index == 0 and table.mode == "tabletop")
+    )
+    if seat is None or not allowed:
+        raise Http404("There is no such seat for you at this table.")
+    response = HttpResponse(
+        _qr_svg_file(rejoin_link(request, code, seat.token)), content_type="image/svg+xml"
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -621,7 +621,7 @@ def expect_message_revealed(table: Table, view: dict[str, Any], drawer: Player) 
         buttons = dock.locator('button[data-act="message"]')
         expect(buttons).to_have_count(len(view["pending"]["choices"]) if own else 0)
         expect(player.page.locator("#log li").last).to_have_text(
-            f"{drawer.name} draws message {number}: {text}"
+            f"\u2068{drawer.name}\u2069 draws message {number}: {text}"
         )
 
 
@@ -682,7 +682,8 @@ def test_two_players_and_a_projector_play_a_game(
             expect_message_revealed(table, view, table.ann)
         elif done == FIRST_MESSAGE_RESOLVED:
             table.expect_all(view)
-            outcome = "Ann takes the action: 1 point for the road at (-1, 0)"
+            # The log's lines isolate names between FSI and PDI (docs/protocol.md, "Names").
+            outcome = "\u2068Ann\u2069 takes the action: 1 point for the road at (-1, 0)"
             for player in table.players:
                 expect(player.page.locator("#log li").last).to_have_text(outcome)
             expect(table.projector.locator(".pj-log li").last).to_have_text(outcome)

@@ -208,7 +208,9 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     panel(host).locator('button[data-act="score"][data-figure="meeple"]').click()
     view = engine.add(1, "score", points=5, figure="meeple", category="city")
     expect_scores(pages, view, projector)
-    expect(host.locator("#log")).to_contain_text("Bob scores 5 for a city with the meeple")
+    expect(host.locator("#log")).to_contain_text(
+        "\u2068Bob\u2069 scores 5 for a city with the meeple"
+    )
     panel(host).locator('button[data-act="end-turn"]').click()
     view = engine.add(0, "end_turn")
     expect_scores(pages, view, projector)
@@ -257,7 +259,9 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     host.locator('#undo button[data-act="undo"]').click()
     view = engine.undo(0)
     expect_scores(pages, view, projector)
-    expect(cy.locator("#log")).to_contain_text("Undone by Ann: Cy scores 2 with the messenger")
+    expect(cy.locator("#log")).to_contain_text(
+        "Undone by \u2068Ann\u2069: \u2068Cy\u2069 scores 2 with the messenger"
+    )
     panel(cy).locator("#cs-points").fill("6")
     panel(cy).locator('button[data-act="score"][data-figure="meeple"]').tap()
     view = engine.add(2, "score", points=6, figure="meeple")

@@ -15,14 +15,9 @@ from typing import Any
 
 import pytest
 
+from game import narration
 from game.engine.record import replay
-from game.narration import (
-    BREAKDOWN_KEYS,
-    NARRATED_EVENTS,
-    final_breakdown,
-    narrate,
-    narrate_event,
-)
+from game.narration import BREAKDOWN_KEYS, NARRATED_EVENTS, final_breakdown
 from tests.scenario import Game
 
 RECORDS = Path(__file__).resolve().parent / "records"
@@ -32,6 +27,20 @@ NAMES = sorted(
     if not path.name.endswith(".expected.json")
 )
 STATE_SOURCE = Path(__file__).resolve().parent.parent / "game" / "engine" / "state.py"
+
+
+ISOLATES = str.maketrans("", "", "\u2068\u2069")
+
+
+def narrate(events: Any, names: Any) -> list[str]:
+    """The lines without the isolates around names, to keep the expected lines readable (the
+    isolates have tests of their own at the end)."""
+    return [line.translate(ISOLATES) for line in narration.narrate(events, names)]
+
+
+def narrate_event(event: Any, names: Any) -> str | None:
+    line = narration.narrate_event(event, names)
+    return None if line is None else line.translate(ISOLATES)
 
 
 @cache
@@ -309,3 +318,29 @@ def test_the_breakdown_refuses_a_seat_beyond_the_players():
     events, _ = game("board-c2hig-all-messages")
     with pytest.raises(ValueError):
         final_breakdown(events, 1)
+
+
+# Names isolated ------------------------------------------------------------------------------
+
+
+def test_every_name_in_a_line_is_isolated_so_an_override_cannot_reorder_the_line():
+    """A name saved before names were checked may hold a right-to-left override; between FSI and
+    PDI it cannot reach the words and numbers after it."""
+    evil = "\u202eevil"
+    scored = {"type": "points", "seat": 1, "points": 5, "figure": "meeple", "total": 5}
+    line = narration.narrate_event(scored, ["Ann", evil])
+    assert line is not None and line.startswith(f"\u2068{evil}\u2069 scores 5")
+    over = {"type": "game_over", "scores": [41, 50]}
+    assert narration.narrate([over], ["Ann", evil]) == [
+        f"Final ranking: 1. \u2068{evil}\u2069 50, 2. \u2068Ann\u2069 41"
+    ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_names_in_a_recorded_game_appear_only_isolated(name):
+    events, players = game(name)
+    for line in narration.narrate(events, players):
+        bare = line
+        for player in players:
+            bare = bare.replace(f"\u2068{player}\u2069", "")
+        assert not any(player in bare for player in players), line

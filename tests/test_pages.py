@@ -73,15 +73,53 @@ def test_joining_takes_the_next_seat_and_refuses_taken_colours() -> None:
     assert late.get(f"/t/{table.code}").context["seat"] is None
 
 
+def rejoin(client: Client, code: str, token: str) -> object:
+    """What the rejoin page's script does with the token from the link's fragment."""
+    return client.post(f"/t/{code}/rejoin", {"token": token})
+
+
 def test_a_rejoin_link_brings_a_second_device_into_the_seat() -> None:
+    """The token rides in the fragment (never sent, never logged); the page posts it."""
     create(Client())
     table = Table.objects.get()
     seat = table.seats.get()
-    phone = Client()
-    response = phone.get(f"/t/{table.code}/rejoin/{seat.token}")
-    assert response.status_code == 302
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(f"/t/{table.code}/rejoin")
+    assert page.status_code == 200 and "rejoin.js" in page.content.decode()
+    forged = rejoin(phone, table.code, seat.token)
+    assert forged.status_code == 403 and phone.session.get("seats") is None
+    csrf = phone.cookies["csrftoken"].value
+    response = phone.post(
+        f"/t/{table.code}/rejoin", {"token": seat.token, "csrfmiddlewaretoken": csrf}
+    )
+    assert response.status_code == 302 and response["Location"] == f"/t/{table.code}"
     assert phone.get(f"/t/{table.code}").context["seat"] == seat
-    assert Client().get(f"/t/{table.code}/rejoin/not-a-token").status_code == 404
+
+
+@pytest.mark.parametrize("token", ["", "not.a.token", "x" * 5000, "a\x00b"])
+def test_a_wrong_rejoin_token_changes_nothing_and_says_so(token: str) -> None:
+    create(Client())
+    table = Table.objects.get()
+    stranger = Client()
+    response = rejoin(stranger, table.code, token)
+    assert response.status_code == 404
+    assert "not valid for this table" in response.content.decode()
+    assert stranger.get(f"/t/{table.code}").context["seat"] is None
+
+
+def test_a_token_of_another_table_does_not_open_this_one() -> None:
+    create(Client())
+    create(Client())
+    table, other = Table.objects.order_by("id")
+    assert rejoin(Client(), table.code, other.seats.get().token).status_code == 404
+
+
+def test_old_rejoin_links_with_the_token_in_the_path_are_gone() -> None:
+    create(Client())
+    table = Table.objects.get()
+    token = table.seats.get().token
+    assert Client().get(f"/t/{table.code}/rejoin/{token}").status_code == 404
+    assert Client().get(f"/t/{table.code}/rejoin/{token}/qr.svg").status_code == 404
 
 
 def test_unknown_tables_are_404() -> None:
@@ -134,7 +172,7 @@ def test_a_started_tabletop_game_serves_the_scoreboard_console() -> None:
     assert "table.js" in lobby and "console.js" not in lobby
     start_game(table.code, ann.token)
     host = Client()
-    host.get(f"/t/{table.code}/rejoin/{ann.token}")
+    rejoin(host, table.code, ann.token)
     page = host.get(f"/t/{table.code}").content.decode()
     assert "console.js" in page and "table.js" not in page
     assert "Host console" in page
@@ -142,25 +180,44 @@ def test_a_started_tabletop_game_serves_the_scoreboard_console() -> None:
     assert "console.js" in watcher and "Host console" not in watcher
 
 
-def test_a_rejoin_link_as_a_qr_code() -> None:
-    """The QR code encodes the absolute rejoin link; another table's token gets a 404."""
+def test_a_seat_link_as_a_qr_code_only_for_that_seat_or_the_host() -> None:
+    """The QR code encodes the absolute link with the token in the fragment; its own URL names
+    the seat only, and it is served to that seat's browser or the host's, never cached."""
     import segno
 
-    create(Client())
-    create(Client())
-    table, other = Table.objects.order_by("id")
-    seat = table.seats.get()
-    response = Client().get(f"/t/{table.code}/rejoin/{seat.token}/qr.svg")
-    assert response.status_code == 200
-    assert response["Content-Type"] == "image/svg+xml"
-    assert response["Cache-Control"] == "private, no-store"
-    svg = response.content.decode()
-    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
-    assert 'width="' in svg and 'height="' in svg
-    expected = segno.make(f"http://testserver/t/{table.code}/rejoin/{seat.token}", error="m")
-    out = io.BytesIO()
-    expected.save(out, kind="svg", xmldecl=False, scale=8, dark="#111", light="#fff")
-    assert response.content == out.getvalue()
-    assert Client().get(f"/t/{table.code}/rejoin/not-a-token/qr.svg").status_code == 404
-    foreign = other.seats.get().token
-    assert Client().get(f"/t/{table.code}/rejoin/{foreign}/qr.svg").status_code == 404
+    table, ann = create_table(preset="c3", mode="tabletop", name="Ann", colour="blue")
+    bob = join_table(table.code, name="Bob", colour="orange")
+    join_table(table.code, name="Cy", colour="green")
+    host, bobs, cys = Client(), Client(), Client()
+    rejoin(host, table.code, ann.token)
+    rejoin(bobs, table.code, bob.token)
+    rejoin(cys, table.code, table.seats.get(index=2).token)
+    url = f"/t/{table.code}/seats/1/qr.svg"
+    for client in (host, bobs):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "image/svg+xml"
+        assert response["Cache-Control"] == "private, no-store"
+        svg = response.content.decode()
+        assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+        expected = segno.make(f"http://testserver/t/{table.code}/rejoin#{bob.token}", error="m")
+        out = io.BytesIO()
+        expected.save(out, kind="svg", xmldecl=False, scale=8, dark="#111", light="#fff")
+        assert response.content == out.getvalue()
+    assert cys.get(url).status_code == 404  # another player
+    assert Client().get(url).status_code == 404  # a spectator
+    assert host.get(f"/t/{table.code}/seats/7/qr.svg").status_code == 404
+    assert host.get(f"/t/{table.code}/seats/{10**30}/qr.svg").status_code == 404
+    assert cys.get(f"/t/{table.code}/seats/2/qr.svg").status_code == 200
+
+
+def test_the_host_of_a_board_game_gets_no_qr_code_of_another_seat() -> None:
+    """Only at a tabletop game does the host hand out the other seats' links."""
+    table, ann = create_table(preset="c3", mode="board", name="Ann", colour="blue")
+    bob = join_table(table.code, name="Bob", colour="orange")
+    host, bobs = Client(), Client()
+    rejoin(host, table.code, ann.token)
+    rejoin(bobs, table.code, bob.token)
+    assert host.get(f"/t/{table.code}/seats/1/qr.svg").status_code == 404
+    assert host.get(f"/t/{table.code}/seats/0/qr.svg").status_code == 200
+    assert bobs.get(f"/t/{table.code}/seats/1/qr.svg").status_code == 200

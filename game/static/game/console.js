@@ -4,7 +4,7 @@
 // allows; the server checks each one again.
 
 import { TableConnection } from "./connection.js";
-import { renderScoreboard, colourOf, escapeHtml as esc, isDark } from "./scoreboard.js";
+import { renderScoreboard, colourOf, escapeHtml as esc, isDark, isolate, nameHtml } from "./scoreboard.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -137,8 +137,8 @@ function renderTurn() {
   else if (p?.type === "finish" || p?.final) html = `<span>Final scoring</span>`;
   else {
     const extra = p?.extra_tile ? " · one more tile" : "";
-    html = `<span class="cs-turn-n">Turn ${v.turn}</span>${swatch(v.active_seat)}<span>${esc(nameOf(v.active_seat))}'s turn${extra}</span>`;
-    if (p && p.seat != null && p.seat !== v.active_seat) html += `<span class="cs-wait">waiting for ${esc(nameOf(p.seat))}</span>`;
+    html = `<span class="cs-turn-n">Turn ${v.turn}</span>${swatch(v.active_seat)}<span>${nameHtml(nameOf(v.active_seat))}'s turn${extra}</span>`;
+    if (p && p.seat != null && p.seat !== v.active_seat) html += `<span class="cs-wait">waiting for ${nameHtml(nameOf(p.seat))}</span>`;
   }
   fill($("#turn"), html);
 }
@@ -191,7 +191,7 @@ function seatButtons(final) {
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
     const tag = !final && seat === s.view.active_seat ? ` <small>turn</small>` : "";
-    return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}">${swatch(seat)} ${esc(nameOf(seat))}${tag}</button>`;
+    return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}">${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (seats.length > 1) {
     buttons.push(`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`);
@@ -229,8 +229,8 @@ function entryHtml(p) {
   if (final) {
     parts.push(`<h2>Final scoring</h2><p class="hint">Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.</p>`);
   } else {
-    const extra = p.extra_tile ? `<p class="note">One more tile: enter what ${esc(nameOf(v.active_seat))} scores with it, then end the turn again.</p>` : "";
-    parts.push(`<h2>Who scored with ${esc(nameOf(v.active_seat))}'s tile?</h2>${extra}`);
+    const extra = p.extra_tile ? `<p class="note">One more tile: enter what ${nameHtml(nameOf(v.active_seat))} scores with it, then end the turn again.</p>` : "";
+    parts.push(`<h2>Who scored with ${nameHtml(nameOf(v.active_seat))}'s tile?</h2>${extra}`);
   }
   if (!canEnter) {
     parts.push(`<p class="hint">The host enters the points${final ? "" : " of this turn"}.</p>`);
@@ -246,7 +246,7 @@ function entryHtml(p) {
   if (final) {
     if (isHost()) actions.push(`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`);
   } else {
-    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn">End ${esc(nameOf(v.active_seat))}'s turn</button>`);
+    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn">End ${nameHtml(nameOf(v.active_seat))}'s turn</button>`);
     if (p.may_end_game && isHost()) actions.push(`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`);
   }
   parts.push(`<div class="actions">${actions.join("")}</div>`);
@@ -254,7 +254,7 @@ function entryHtml(p) {
 }
 
 function finalAddHtml(seats, points) {
-  const who = seats.map((seat) => esc(nameOf(seat))).join(" and ");
+  const who = seats.map((seat) => nameHtml(nameOf(seat))).join(" and ");
   const label = points ? `Add ${pts(points)} for ${who}` : "Choose the points";
   return `<div class="cs-choices"><button type="button" class="btn primary" data-act="score"${points ? "" : " disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
 }
@@ -271,7 +271,7 @@ function sharedFigureButtons(seats, points) {
       .map((seat) => {
         const l = landing(seat, figure, points);
         const dark = l.dark ? ` <em class="dark-tag">dark</em>` : "";
-        return `<small>${esc(nameOf(seat))} ${l.from} → ${points ? l.to : "?"}${dark}</small>`;
+        return `<small>${nameHtml(nameOf(seat))} ${l.from} → ${points ? l.to : "?"}${dark}</small>`;
       })
       .join("");
     return `<button type="button" class="btn figure shared" data-act="score" data-figure="${figure}"${!points || barred ? " disabled" : ""}>Each on the ${figure}${each}</button>`;
@@ -295,7 +295,7 @@ function figureButtons(seat, points) {
     return `<button type="button" class="btn figure${l.dark ? " dark" : ""}" data-act="score" data-figure="${figure}"${!points || barred ? " disabled" : ""}>${FIGURE[figure]}${star}<span>${l.from} → ${points ? l.to : "?"}</span>${dark}</button>`;
   });
   const notes = [];
-  if (fixed) notes.push(`This turn ${esc(nameOf(seat))}'s points go on the ${fixed}.`);
+  if (fixed) notes.push(`This turn ${nameHtml(nameOf(seat))}'s points go on the ${fixed}.`);
   else if (usualFigure(seat)) notes.push(`Enter scores on the ${usualFigure(seat)}.`);
   if (!active) notes.push("Only the player whose turn it is draws messages.");
   else notes.push(v.options.trigger === "on_landing" ? "A figure landing on a dark space draws a message." : "A figure that ends the turn's scoring on a dark space draws a message.");
@@ -303,7 +303,7 @@ function figureButtons(seat, points) {
 }
 
 function figureHtml(p) {
-  const who = esc(nameOf(p.seat));
+  const who = nameHtml(nameOf(p.seat));
   const head = p.final
     ? `<h2>${swatch(p.seat)} ${who}: which figure carries the total of ${pts(p.points)}?</h2>`
     : `<h2>${swatch(p.seat)} ${who} scores ${pts(p.points)}: which figure moves?</h2>`;
@@ -315,7 +315,7 @@ function figureHtml(p) {
 }
 
 function messageHtml(p) {
-  const who = esc(nameOf(p.seat));
+  const who = nameHtml(nameOf(p.seat));
   const card = `<div class="message-card"><div class="msg-num">${esc(p.message)}</div><div><p class="msg-who">${swatch(p.seat)} ${who} draws a message</p><h3 class="msg-text">${esc(p.text)}</h3></div></div>`;
   if (!mayActFor(p.seat)) return `${card}<p class="hint">Waiting for ${who} to choose.</p>`;
   const rows = [];
@@ -348,13 +348,14 @@ function renderUndo() {
   const last = s.view.undoable;
   let html = "";
   if (last && (isHost() || last.seat === you())) {
-    html = `<span class="hint">Last entry: ${esc(describe(last))}</span><button type="button" class="btn small" data-act="undo"${s.busy ? " disabled" : ""}>Undo</button>`;
+    html = `<span class="hint">Last entry: ${describe(last)}</span><button type="button" class="btn small" data-act="undo"${s.busy ? " disabled" : ""}>Undo</button>`;
   }
   fill($("#undo"), html);
 }
 
+/** An entry in words, as HTML. */
 function describe(a) {
-  const who = nameOf(a.seat);
+  const who = nameHtml(nameOf(a.seat));
   switch (a.type) {
     case "score":
       return `${who} scores ${a.points}${a.category ? ` for a ${a.category}` : ""}${a.figure ? ` with the ${a.figure}` : ""}`;
@@ -370,19 +371,19 @@ function describe(a) {
 function renderPlayers() {
   const v = s.view;
   if (!v) return;
-  const links = Object.fromEntries((s.table.seat_links || []).map((l) => [l.seat, new URL(l.url, location.href).href]));
+  const links = Object.fromEntries((s.table.seat_links || []).map((l) => [l.seat, { url: new URL(l.url, location.href).href, qr: l.qr_url }]));
   const rows = v.players.map((pl) => {
     const info = seatInfo(pl.seat);
     const active = !v.finished && pl.seat === v.active_seat;
     const figures = pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
     const link = links[pl.seat] && pl.seat !== 0
-      ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat])}" aria-label="${esc(pl.name)}'s phone link"></div><img class="qr" src="${esc(links[pl.seat])}/qr.svg" alt="QR code of ${esc(pl.name)}'s phone link" loading="lazy"><p class="hint">${esc(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`
+      ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat].url)}" aria-label="${esc(isolate(pl.name))}'s phone link"></div><img class="qr" src="${esc(links[pl.seat].qr)}" alt="QR code of ${esc(isolate(pl.name))}'s phone link" loading="lazy"><p class="hint">${nameHtml(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`
       : "";
     const usual = seatInfo(pl.seat)?.preference || "ask";
     const choose = isHost() && pl.seat !== you() && !v.finished
       ? `<label class="cs-usual">Usual figure <select data-pref-seat="${pl.seat}">${["ask", "meeple", "messenger"].map((f) => `<option value="${f}"${usual === f ? " selected" : ""}>${f === "ask" ? "ask each time" : f}</option>`).join("")}</select></label>`
       : "";
-    return `<li class="${active ? "active" : ""}${pl.seat === you() ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${esc(pl.name)}${pl.seat === you() ? " <em>(you)</em>" : ""}<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>${active ? `<span class="tag">turn</span>` : ""}</div><div class="p-sub">${figures}</div>${choose}${link}</div><div class="p-score">${pl.score}</div></li>`;
+    return `<li class="${active ? "active" : ""}${pl.seat === you() ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === you() ? " <em>(you)</em>" : ""}<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>${active ? `<span class="tag">turn</span>` : ""}</div><div class="p-sub">${figures}</div>${choose}${link}</div><div class="p-score">${pl.score}</div></li>`;
   });
   let html = `<ul class="players">${rows.join("")}</ul>`;
   if (you() != null && !v.finished) {

@@ -3,7 +3,7 @@
 // ranking. Read-only: it listens as a spectator and reconnects by itself.
 
 import { TableConnection } from "./connection.js";
-import { colourOf, escapeHtml, renderScoreboard } from "./scoreboard.js";
+import { colourOf, escapeHtml, nameHtml, renderScoreboard } from "./scoreboard.js";
 
 const LOG_LINES = 5;
 const REVEAL_MS = 6500;
@@ -67,9 +67,6 @@ function nameOf(seat) {
   return player?.name ?? seatInfo(seat)?.name ?? `Seat ${seat + 1}`;
 }
 
-function possessive(name) {
-  return `${name}\u2019s`;
-}
 
 function points(n) {
   if (n === 0) return "no points";
@@ -93,12 +90,12 @@ function lineText(line) {
 function statusWords(view) {
   const active = view.active_seat;
   const pending = view.pending;
-  const activeName = escapeHtml(nameOf(active));
-  let main = `${swatch(active)}<span>${escapeHtml(possessive(nameOf(active)))} turn</span>`;
+  const activeName = nameHtml(nameOf(active));
+  let main = `${swatch(active)}<span>${nameHtml(nameOf(active))}\u2019s turn</span>`;
   let sub = "";
   if (!pending) return { main, sub };
   const seat = pending.seat;
-  const who = seat == null ? "" : escapeHtml(nameOf(seat));
+  const who = seat == null ? "" : nameHtml(nameOf(seat));
   switch (pending.type) {
     case "place_tile":
       sub = `${activeName} is placing a tile`;
@@ -130,7 +127,7 @@ function statusWords(view) {
 }
 
 function outcomeWords(event, view) {
-  const who = escapeHtml(nameOf(event.seat));
+  const who = nameHtml(nameOf(event.seat));
   if (event.choice === "points") return `${who} takes ${points(event.points ?? 2)}`;
   if (event.action === "extra_tile") {
     const extraTurn = view?.options?.extra_tile === "extra_turn";
@@ -189,7 +186,7 @@ function lobbyHtml(table) {
   const waiting =
     taken < 2
       ? "At least 2 players are needed"
-      : `Waiting for ${escapeHtml(creator ? creator.name : "the host")} to start the game`;
+      : `Waiting for ${creator ? nameHtml(creator.name) : "the host"} to start the game`;
   return (
     `<div class="pj-centre pj-centre--lobby">` +
     `<div class="pj-lobby-text">` +
@@ -251,7 +248,7 @@ function finishedHtml(view) {
     .map(
       ({ player, rank }) =>
         `<li class="pj-rank pj-rank-${rank}"><span class="pj-rank-place">${rank}</span>` +
-        `${swatch(player.seat)}<span class="pj-rank-name">${escapeHtml(player.name)}</span>` +
+        `${swatch(player.seat)}<span class="pj-rank-name">${nameHtml(player.name)}</span>` +
         `<span class="pj-rank-score">${player.score}</span></li>`,
     )
     .join("");
@@ -314,7 +311,7 @@ function revealHtml(event, view) {
     "";
   return (
     `<div class="pj-card">` +
-    `<p class="pj-card-kicker">${swatch(event.seat)}<span>${escapeHtml(nameOf(event.seat))} draws a message</span></p>` +
+    `<p class="pj-card-kicker">${swatch(event.seat)}<span>${nameHtml(nameOf(event.seat))} draws a message</span></p>` +
     `<p class="pj-card-number"><span class="pj-seal pj-seal--big">${escapeHtml(event.message)}</span></p>` +
     `<p class="pj-card-text">${escapeHtml(text)}</p>` +
     `<p class="pj-card-foot">or take 2 points</p>` +
@@ -334,7 +331,7 @@ function outcomeHtml(event, view) {
 
 function gameOverHtml(view) {
   const top = ranking(view).filter(({ rank }) => rank === 1);
-  const names = top.map(({ player }) => escapeHtml(player.name)).join(" and ");
+  const names = top.map(({ player }) => nameHtml(player.name)).join(" and ");
   const score = top[0]?.player.score ?? 0;
   return (
     `<div class="pj-card pj-card--over">` +

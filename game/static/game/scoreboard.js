@@ -82,6 +82,18 @@ export function escapeHtml(text) {
   );
 }
 
+/** A player's name as HTML, inside <bdi> so that a name written right to left (or holding a
+ * direction override) cannot reorder the text around it. */
+export function nameHtml(name) {
+  return `<bdi>${escapeHtml(name)}</bdi>`;
+}
+
+/** A player's name for plain text (titles, labels, toasts): between FIRST STRONG ISOLATE and
+ * POP DIRECTIONAL ISOLATE, the plain-text equivalent of <bdi>. */
+export function isolate(name) {
+  return `\u2068${name ?? ""}\u2069`;
+}
+
 export function isDark(space) {
   return space % DARK_EVERY === 0;
 }
@@ -282,7 +294,7 @@ function placeFigures(state, players, table, activeSeat) {
       badge.querySelector("rect").setAttribute("width", lap >= 100 ? "80" : "62");
       badge.querySelector("text").setAttribute("x", lap >= 100 ? "40" : "31");
       node.querySelector("title").textContent =
-        `${figure.player.name}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
+        `${isolate(figure.player.name)}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
       if (fresh) state.figures.appendChild(node);
     });
   }
@@ -330,7 +342,7 @@ function playersHtml(players, table, view) {
       return (
         `<li class="${classes.join(" ")}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
         `<span class="sb-swatch" aria-label="${escapeHtml(colour.label)}">${escapeHtml(colour.symbol)}</span>` +
-        `<span class="sb-name"><span class="sb-name-text">${escapeHtml(player.name)}</span>` +
+        `<span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span>` +
         `<span class="sb-conn${connected ? " is-on" : ""}" title="${connected ? "connected" : "not connected"}"></span>` +
         `</span>` +
         `<span class="sb-total">${view ? player.score ?? 0 : ""}</span>` +

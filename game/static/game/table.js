@@ -3,7 +3,7 @@
 // offered is one that `view.pending` lists.
 
 import { TableConnection } from "./connection.js";
-import { renderScoreboard } from "./scoreboard.js";
+import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
@@ -155,7 +155,7 @@ function announce(msg) {
   for (const e of events) {
     if (e.type === "message_resolved") {
       const line = lines.find((l) => / takes the /.test(l));
-      toast(line || `${nameOf(e.seat)} resolved message ${e.message}`, "message");
+      toast(line || `${isolate(nameOf(e.seat))} resolved message ${e.message}`, "message");
     } else if (e.type === "game_over") {
       toast("Game over", "message");
     }
@@ -309,7 +309,7 @@ function copyButton(text, label = "Copy") {
 function rejoinHtml() {
   const url = absolute(s.table.rejoin_url);
   if (!url) return "";
-  return `<details class="rejoin"><summary>Open on another device</summary><p class="hint">Your personal link: anyone with it plays as you. Don’t share it.</p><div class="link-row"><input readonly value="${esc(url)}">${copyButton(url)}</div><img class="qr" src="${esc(s.table.rejoin_url)}/qr.svg" alt="QR code of your personal link" loading="lazy"></details>`;
+  return `<details class="rejoin"><summary>Open on another device</summary><p class="hint">Your personal link: anyone with it plays as you. Don’t share it.</p><div class="link-row"><input readonly value="${esc(url)}">${copyButton(url)}</div><img class="qr" src="${esc(s.table.rejoin_qr_url)}" alt="QR code of your personal link" loading="lazy"></details>`;
 }
 
 function renderLobby() {
@@ -319,7 +319,7 @@ function renderLobby() {
     const info = seatInfo(i);
     if (info) {
       rows.push(
-        `<li>${swatch(i)}<span class="seat-name">${esc(info.name)}${i === t.you ? ` <em>(you)</em>` : ""}${i === 0 ? ` <small>host</small>` : ""}</span><span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span></li>`,
+        `<li>${swatch(i)}<span class="seat-name">${nameHtml(info.name)}${i === t.you ? ` <em>(you)</em>` : ""}${i === 0 ? ` <small>host</small>` : ""}</span><span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span></li>`,
       );
     } else {
       rows.push(`<li class="empty"><span class="sw none"></span><span class="seat-name">waiting…</span></li>`);
@@ -392,10 +392,11 @@ function renderGame() {
   $("#messages-left").textContent = v.messages_in_stack ?? "–";
 }
 
+/** The status line as HTML, for the player whose turn it is and for everyone else. */
 function waitingText(p) {
-  const who = nameOf(p.seat);
+  const who = nameHtml(nameOf(p.seat));
   switch (p.type) {
-    case "place_tile": return [`Your turn: place tile ${p.tile}`, `${who} is placing tile ${p.tile}`];
+    case "place_tile": return [`Your turn: place tile ${esc(p.tile)}`, `${who} is placing tile ${esc(p.tile)}`];
     case "place_follower": return ["Place a follower, or not", `${who} may place a follower`];
     case "choose_figure":
       return p.final
@@ -427,7 +428,7 @@ function renderStatus() {
       if (seatInfo(p.seat)?.connected === false) text += " (disconnected)";
     }
   }
-  bar.innerHTML = p && p.seat != null && !mine() ? `${swatch(p.seat)}<span>${esc(text)}</span>` : `<span>${esc(text)}</span>`;
+  bar.innerHTML = p && p.seat != null && !mine() ? `${swatch(p.seat)}<span>${text}</span>` : `<span>${text}</span>`;
   bar.className = `status-bar ${cls}`;
 }
 
@@ -462,7 +463,7 @@ function renderDock() {
 
 function placeTileHtml(p) {
   if (!mine()) {
-    return `<div class="hand other">${tileSVG(catalogue, p.tile, 0, "tile-svg small")}<div><h3>${swatch(p.seat)} ${esc(nameOf(p.seat))} is placing tile ${esc(p.tile)}</h3><p class="hint">${s.view.tiles_left} tiles left in the bag.</p></div></div>`;
+    return `<div class="hand other">${tileSVG(catalogue, p.tile, 0, "tile-svg small")}<div><h3>${swatch(p.seat)} ${nameHtml(nameOf(p.seat))} is placing tile ${esc(p.tile)}</h3><p class="hint">${s.view.tiles_left} tiles left in the bag.</p></div></div>`;
   }
   const t = s.tentative;
   const rotation = t ? t.rotation : s.rotation;
@@ -490,7 +491,7 @@ function placeTileHtml(p) {
 
 function followerHtml(p) {
   if (!mine()) {
-    return `<div class="note">${swatch(p.seat)} ${esc(nameOf(p.seat))} may place a follower on tile (${p.x}, ${p.y}).</div>`;
+    return `<div class="note">${swatch(p.seat)} ${nameHtml(nameOf(p.seat))} may place a follower on tile (${p.x}, ${p.y}).</div>`;
   }
   const supply = p.followers_in_supply;
   let body;
@@ -514,7 +515,7 @@ function followerHtml(p) {
 
 function figureHtml(p) {
   const own = mine();
-  const who = own ? "You" : esc(nameOf(p.seat));
+  const who = own ? "You" : nameHtml(nameOf(p.seat));
   const head = p.final
     ? `<h3>${own ? "Which figure carries your total?" : `${who}: which figure carries the total`}</h3><p class="hint">Both figures are added: ${pts(p.points)}. The other leaves the board.</p>`
     : `<h3>${who} ${own ? "score" : "scores"} ${pts(p.points)} ${esc(REASON[p.reason] || "")}${p.where ? ` at (${p.where.x}, ${p.where.y})` : ""}</h3><p class="hint">Which figure moves? ${p.seat === s.view.active_seat ? "Ending on a dark space (multiple of 5) draws a message." : "Only the active player draws messages."}</p>`;
@@ -534,7 +535,7 @@ function figureHtml(p) {
 
 /** Why a revealed message offers only its 2 points (the engine offers no action then). */
 function unavailableReason(p, own) {
-  const who = own ? "you" : nameOf(p.seat);
+  const who = own ? "you" : nameHtml(nameOf(p.seat));
   const has = own ? "have" : "has";
   const reasons = {
     extra_tile: "no tiles are left in the bag",
@@ -573,7 +574,7 @@ function messageHtml(p) {
     }
   });
   if (!p.choices.some((c) => c.choice === "action")) {
-    items.push([-1, `${esc(p.text)}: not possible now, ${esc(unavailableReason(p, own))}`, null, true]);
+    items.push([-1, `${esc(p.text)}: not possible now, ${unavailableReason(p, own)}`, null, true]);
   }
   const list = items
     .map(([i, label, command, html], k) => {
@@ -585,10 +586,10 @@ function messageHtml(p) {
     })
     .join("");
   s.messageCommands = items.map((item) => item[2]);
-  const who = own ? "You drew" : `${esc(nameOf(p.seat))} drew`;
+  const who = own ? "You drew" : `${nameHtml(nameOf(p.seat))} drew`;
   const wait = own
     ? ""
-    : `<p class="hint">Waiting for ${esc(nameOf(p.seat))}${seatInfo(p.seat)?.connected === false ? " (disconnected)" : ""} to choose.</p>`;
+    : `<p class="hint">Waiting for ${nameHtml(nameOf(p.seat))}${seatInfo(p.seat)?.connected === false ? " (disconnected)" : ""} to choose.</p>`;
   return (
     `<div class="message-card"><div class="msg-num" aria-label="message ${p.message}">${p.message}</div>` +
     `<div><p class="msg-who">${swatch(p.seat)} ${who} a message</p><h3 class="msg-text">${esc(p.text)}</h3></div></div>` +
@@ -622,7 +623,7 @@ function renderPlayers() {
       : "no followers left";
     html +=
       `<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">` +
-      `${swatch(pl.seat)}<div class="p-main"><div class="p-name">${esc(pl.name)}${pl.seat === me ? " <em>(you)</em>" : ""}` +
+      `${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me ? " <em>(you)</em>" : ""}` +
       `<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>` +
       `${active ? `<span class="tag">turn</span>` : deciding ? `<span class="tag alt">deciding</span>` : ""}</div>` +
       `<div class="p-sub">${pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`}` +

@@ -1,6 +1,8 @@
 // Pieces the table page and the tabletop console share: toasts, the game log, the ranking and
 // the final scoring's breakdown, and markup that is only replaced when it changes.
 
+import { nameHtml } from "./scoreboard.js";
+
 const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A short notice in the page's #toasts box; errors are announced as alerts. */
@@ -50,7 +52,7 @@ export function rankingHtml(players, swatch) {
     .sort((a, b) => b.score - a.score || a.seat - b.seat)
     .map((pl) => {
       const rank = 1 + players.filter((o) => o.score > pl.score).length;
-      return `<li class="${rank === 1 ? "winner" : ""}"><span class="rank">${rank}.</span>${swatch(pl.seat)}<span class="seat-name">${esc(pl.name)}</span><b>${pl.score}</b></li>`;
+      return `<li class="${rank === 1 ? "winner" : ""}"><span class="rank">${rank}.</span>${swatch(pl.seat)}<span class="seat-name">${nameHtml(pl.name)}</span><b>${pl.score}</b></li>`;
     })
     .join("");
   return `<ol class="ranking">${rows}</ol>`;
@@ -73,7 +75,7 @@ export function breakdownHtml(rows, players, swatch) {
   const body = players
     .map((pl) => {
       const cells = used.map(([key]) => `<td>${rows[pl.seat][key] || 0}</td>`).join("");
-      return `<tr><th>${swatch(pl.seat)} ${esc(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
+      return `<tr><th>${swatch(pl.seat)} ${nameHtml(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
     })
     .join("");
   return `<table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table>`;
