@@ -21,6 +21,7 @@ still waiting for it are dropped, and frames that arrive after the close are rea
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import resource
@@ -167,8 +168,29 @@ async def _refuse(receive: Receive, send: Send, breach: Breach) -> None:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.send", "text": error_frame(breach)})
             await send({"type": "websocket.close", "code": breach.close_code})
+            stop_reading(send)
         elif message["type"] == "websocket.disconnect":
             return
+
+
+def stop_reading(send: Send) -> None:
+    """Under Daphne, stop reading the socket and drop it once the frames sent are flushed.
+
+    A websocket close waits for the client's answer, by default up to a second, and reads (and
+    parses) everything the client sends until then: a client that keeps sending instead of
+    answering costs the whole process that second, tens of thousands of frames. Daphne gives
+    each application ``partial(server.handle_reply, protocol)`` as ``send``, so the protocol's
+    Twisted transport is at hand; ``loseConnection`` stops reading at once, writes what is
+    buffered (the error and the close frame) and then closes. Daphne then tells the application
+    the socket is gone, as for any dropped connection. Under another server (or in tests) the
+    ordinary close handshake still applies.
+    """
+    if not isinstance(send, functools.partial) or len(send.args) != 1:
+        return
+    transport = getattr(send.args[0], "transport", None)
+    lose = getattr(transport, "loseConnection", None)
+    if callable(lose):
+        lose()
 
 
 class _GuardedSocket:
@@ -287,6 +309,7 @@ class _GuardedSocket:
         logger.info("websocket closed by the guard: %s", breach.code)
         await self.send({"type": "websocket.send", "text": error_frame(breach)})
         await self.send({"type": "websocket.close", "code": breach.close_code})
+        stop_reading(self.send)
         self._tell_consumer_gone(breach.close_code)
 
     def _tell_consumer_gone(self, code: int) -> None:

@@ -8,7 +8,11 @@ and other addresses are unaffected.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,10 +21,14 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.test import Client, override_settings
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
 
 from game import guard
 from game.models import Connection, Table
 from messengers.asgi import application
+from tests import servers
 from tests.test_consumers import command, first_placement, started_table
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -310,3 +318,74 @@ def test_open_file_limit_is_raised_to_the_hard_limit() -> None:
     guard.raise_open_file_limit()
     raised, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     assert raised == (soft if hard == resource.RLIM_INFINITY else hard)
+
+
+# --- Under Daphne: the same limits over real sockets -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def daphne(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, list[str]]]:
+    """Daphne with a low rate and three sockets per address; (base URL, code, tokens)."""
+    database = tmp_path_factory.mktemp("guard") / "db.sqlite3"
+    env = servers.project_env(
+        DATABASE_URL=f"sqlite:///{database}", WS_RATE="0.01", WS_BURST="5", WS_MAX_PER_ADDRESS="3"
+    )
+    servers.migrate(env)
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.lobby_script"],
+        cwd=servers.ROOT,
+        env=servers.child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, f"lobby script failed:\n{result.stdout}\n{result.stderr}"
+    table = json.loads(result.stdout.strip().splitlines()[-1])
+    with servers.daphne_server(env) as base:
+        yield base, table["code"], table["tokens"]
+
+
+async def _real_socket(base: str, code: str) -> ClientConnection:
+    host = base.removeprefix("http://")
+    return await connect(f"ws://{host}/ws/t/{code}", origin=Origin(base), proxy=None)
+
+
+async def _until_closed(socket: ClientConnection) -> tuple[list[dict[str, Any]], int | None]:
+    """Every frame up to the close, and the close code the server sent."""
+    frames = []
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            frames.append(json.loads(await asyncio.wait_for(socket.recv(), timeout=20)))
+    return frames, socket.close_code
+
+
+@pytest.mark.services
+@pytest.mark.asyncio
+async def test_under_daphne_a_burst_gets_the_error_then_the_close(
+    daphne: tuple[str, str, list[str]],
+) -> None:
+    base, code, _ = daphne
+    socket = await _real_socket(base, code)
+    for _ in range(20):
+        await socket.send('{"type":"ping"}')
+    frames, close_code = await _until_closed(socket)
+    errors = [f for f in frames if f["type"] == "error"]
+    assert [e["code"] for e in errors] == ["too_many_messages"]
+    assert frames[-1] == errors[0]
+    assert close_code == 4429
+
+
+@pytest.mark.services
+@pytest.mark.asyncio
+async def test_under_daphne_too_many_sockets_from_one_address(
+    daphne: tuple[str, str, list[str]],
+) -> None:
+    base, code, _ = daphne
+    kept = [await _real_socket(base, code) for _ in range(3)]
+    extra = await _real_socket(base, code)
+    frames, close_code = await _until_closed(extra)
+    assert [f["code"] for f in frames if f["type"] == "error"] == ["too_many_connections"]
+    assert close_code == 4503
+    for socket in kept:
+        await socket.close()
