@@ -272,14 +272,14 @@ class _GuardedSocket:
             return Breach(
                 "too_many_messages",
                 f"Too many messages: at most {limits.rate:g} per second "
-                f"(bursts of {limits.burst}). Reload the page to reconnect.",
+                f"(bursts of {limits.burst}). The page reconnects by itself.",
                 TOO_MANY_MESSAGES,
             )
         if self.frames_waiting >= limits.max_queued:
             return Breach(
                 "too_many_queued",
                 f"Too many messages waiting for the server (at most {limits.max_queued}). "
-                "Reload the page to reconnect.",
+                "The page reconnects by itself.",
                 TOO_MANY_MESSAGES,
             )
         return None
@@ -294,7 +294,7 @@ class _GuardedSocket:
                     Breach(
                         "silent",
                         f"Nothing received for {limit:g} seconds; the connection was closed. "
-                        "Reload the page to reconnect.",
+                        "The page reconnects by itself.",
                         SILENT_TOO_LONG,
                     )
                 )
