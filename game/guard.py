@@ -10,7 +10,8 @@ the consumer and enforces, per connection (docs/protocol.md, "Limits"):
   bounded buffer, so a client that sends faster than the consumer works cannot grow the server's
   memory;
 * silence: a socket that sends nothing (not even the page's keep-alive ping) for too long;
-* open websockets per client address in this process.
+* open websockets per client address in this process;
+* under Daphne, what waits unsent for a client that stopped reading.
 
 A limit first sends an ``error`` frame with its code and a human message, then closes the socket
 with its close code. The consumer then receives ``websocket.disconnect`` at once, so its clean-up
@@ -21,6 +22,7 @@ still waiting for it are dropped, and frames that arrive after the close are rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -49,6 +51,9 @@ SILENT_TOO_LONG = 4408
 """Close code: nothing received for longer than the limit."""
 TOO_MANY_CONNECTIONS = 4503
 """Close code: too many open websockets from the client's address."""
+SLOW_READER = 1006
+"""What the consumer is told when the guard aborts a socket whose client stopped reading: no
+close frame can reach such a client, so the connection is dropped as if lost."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ class Limits:
     """Frames received but not yet taken by the consumer."""
     silence_seconds: float
     max_per_address: int
+    max_unsent_bytes: int
+    """Bytes the consumer may send while the client is not reading (Daphne only)."""
 
     @classmethod
     def from_settings(cls) -> Limits:
@@ -74,6 +81,7 @@ class Limits:
             max_queued=settings.WS_MAX_QUEUED,
             silence_seconds=settings.WS_SILENCE_SECONDS,
             max_per_address=settings.WS_MAX_PER_ADDRESS,
+            max_unsent_bytes=settings.WS_MAX_UNSENT_BYTES,
         )
 
 
@@ -185,12 +193,47 @@ def stop_reading(send: Send) -> None:
     the socket is gone, as for any dropped connection. Under another server (or in tests) the
     ordinary close handshake still applies.
     """
+    transport = daphne_transport(send)
+    if transport is not None:
+        # A registered producer would keep the connection open until it unregisters.
+        with contextlib.suppress(Exception):
+            transport.unregisterProducer()
+        transport.loseConnection()
+
+
+def daphne_transport(send: Send) -> Any:
+    """The Twisted transport of the socket behind Daphne's ``send``, or None elsewhere."""
     if not isinstance(send, functools.partial) or len(send.args) != 1:
-        return
+        return None
     transport = getattr(send.args[0], "transport", None)
-    lose = getattr(transport, "loseConnection", None)
-    if callable(lose):
-        lose()
+    needed = ("loseConnection", "abortConnection", "registerProducer", "unregisterProducer")
+    if all(callable(getattr(transport, name, None)) for name in needed):
+        return transport
+    return None
+
+
+class SendBacklog:
+    """A push producer on the socket's transport, only to learn that the client stopped reading.
+
+    Twisted asks its producer to pause once more than 64 KiB wait unsent in the process, and to
+    resume when they are written. What the consumer sends while paused is counted: a client that
+    never reads (while it keeps sending, so that Daphne's keep-alive ping never fires) would
+    otherwise make the server buffer every snapshot sent to it.
+    """
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.bytes_while_paused = 0
+
+    def pauseProducing(self) -> None:  # noqa: N802 (Twisted's interface)
+        self.paused = True
+
+    def resumeProducing(self) -> None:  # noqa: N802
+        self.paused = False
+        self.bytes_while_paused = 0
+
+    def stopProducing(self) -> None:  # noqa: N802
+        self.paused = False
 
 
 class _GuardedSocket:
@@ -209,6 +252,8 @@ class _GuardedSocket:
         """Set once a close has been sent, by the guard or by the consumer: no more frames."""
         self.disconnected = False
         """Set once the consumer has been given its ``websocket.disconnect``."""
+        self.transport = daphne_transport(send)
+        self.backlog = SendBacklog()
 
     async def run(self, inner: App, scope: Scope) -> None:
         reader = asyncio.create_task(self._read())
@@ -228,12 +273,33 @@ class _GuardedSocket:
     async def _inner_send(self, message: Message) -> None:
         if self.closed:
             return  # The socket is closing; what the consumer still says goes nowhere.
-        if message["type"] == "websocket.accept":
+        kind = message["type"]
+        if kind == "websocket.send":
+            if self.backlog.paused:
+                data = message.get("text") or message.get("bytes") or ""
+                self.backlog.bytes_while_paused += len(data)
+                if self.backlog.bytes_while_paused > self.limits.max_unsent_bytes:
+                    self._drop_slow_reader()
+                    return
+        elif kind == "websocket.accept":
             self.last_frame = time.monotonic()
             self.accepted.set()
-        elif message["type"] == "websocket.close":
+            if self.transport is not None:
+                with contextlib.suppress(RuntimeError):  # another producer is registered
+                    self.transport.registerProducer(self.backlog, True)
+        elif kind == "websocket.close":
             self.closed = True
         await self.send(message)
+
+    def _drop_slow_reader(self) -> None:
+        """Abort the socket of a client that does not read: it could not read a close either."""
+        self.closed = True
+        logger.info("websocket dropped by the guard: not reading")
+        assert self.transport is not None
+        with contextlib.suppress(Exception):
+            self.transport.unregisterProducer()
+        self.transport.abortConnection()
+        self._tell_consumer_gone(SLOW_READER)
 
     async def _read(self) -> None:
         """Take every message from Daphne at once, so that its unbounded queue stays empty."""

@@ -227,6 +227,8 @@ tab's timers may be slowed to once a minute)."""
 WS_MAX_PER_ADDRESS = int(limit_from_env("WS_MAX_PER_ADDRESS", 256))
 """Open websockets per client address in one server process (players behind one router share
 an address)."""
+WS_MAX_UNSENT_BYTES = int(limit_from_env("WS_MAX_UNSENT_BYTES", 4 * 1024 * 1024))
+"""Bytes a websocket's client may leave unread (beyond Twisted's 64 KiB) before it is dropped."""
 TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
 """Tables one client address may create per hour (all server processes together with Redis)."""
 JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import subprocess
 import sys
@@ -389,3 +390,107 @@ async def test_under_daphne_too_many_sockets_from_one_address(
     assert close_code == 4503
     for socket in kept:
         await socket.close()
+
+
+# --- Under Daphne's transport (a stand-in): the socket stops being read, or is dropped ---------
+
+
+class FakeTransport:
+    """What the guard uses of Twisted's TCP transport, recorded."""
+
+    def __init__(self) -> None:
+        self.producer: Any = None
+        self.lost = False
+        self.aborted = False
+
+    def registerProducer(self, producer: Any, streaming: bool) -> None:  # noqa: N802
+        assert streaming and self.producer is None
+        self.producer = producer
+
+    def unregisterProducer(self) -> None:  # noqa: N802
+        self.producer = None
+
+    def loseConnection(self) -> None:  # noqa: N802
+        assert self.producer is None, "a registered producer would keep the socket open"
+        self.lost = True
+
+    def abortConnection(self) -> None:  # noqa: N802
+        self.aborted = True
+
+
+class FakeProtocol:
+    def __init__(self) -> None:
+        self.transport = FakeTransport()
+
+
+def behind_daphne(protocol: FakeProtocol) -> Any:
+    """The application given ``send`` as Daphne gives it: ``partial(handle_reply, protocol)``."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        async def handle_reply(_protocol: FakeProtocol, message: Any) -> None:
+            await send(message)
+
+        scope = {**scope, "client": ("10.0.0.9", 50000)}
+        await application(scope, receive, functools.partial(handle_reply, protocol))
+
+    return app
+
+
+async def _socket_behind_daphne(code: str, protocol: FakeProtocol) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(behind_daphne(protocol), f"/ws/t/{code}", headers=HEADERS)
+    connected, _ = await socket.connect()
+    assert connected
+    await _next(socket, "history")
+    return socket
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@override_settings(WS_MAX_FRAME_BYTES=100)
+async def test_a_closed_socket_is_no_longer_read() -> None:
+    code, _ = await started_table(["Ann", "Bob"])
+    protocol = FakeProtocol()
+    socket = await _socket_behind_daphne(code, protocol)
+    assert protocol.transport.producer is not None
+    await socket.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * 100}))
+    error, close_code = await closed_by_guard(socket)
+    assert (error["code"], close_code) == ("frame_too_large", 4413)
+    assert protocol.transport.lost and not protocol.transport.aborted
+    await finished(socket)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@override_settings(WS_MAX_UNSENT_BYTES=5000)
+async def test_a_client_that_does_not_read_is_dropped() -> None:
+    """Twisted pauses the producer once 64 KiB wait unsent; past the limit sent meanwhile, the
+    socket is aborted (no close frame could reach such a client) and the clean-up runs."""
+    code, _ = await started_table(["Ann", "Bob"])
+    protocol = FakeProtocol()
+    socket = await _socket_behind_daphne(code, protocol)
+    await socket.send_to(text_data='{"type":"sync"}')
+    await _next(socket, "history")
+    assert not protocol.transport.aborted  # reading: any amount passes
+
+    protocol.transport.producer.pauseProducing()
+    for _ in range(20):
+        await socket.send_to(text_data='{"type":"sync"}')
+    await finished(socket)
+    assert protocol.transport.aborted
+    assert await connections() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@override_settings(WS_MAX_UNSENT_BYTES=5000)
+async def test_a_client_that_catches_up_is_kept() -> None:
+    code, _ = await started_table(["Ann", "Bob"])
+    protocol = FakeProtocol()
+    socket = await _socket_behind_daphne(code, protocol)
+    for _ in range(20):
+        protocol.transport.producer.pauseProducing()
+        await socket.send_to(text_data='{"type":"sync"}')
+        await _next(socket, "history")
+        protocol.transport.producer.resumeProducing()
+    assert not protocol.transport.aborted
+    await socket.disconnect()
