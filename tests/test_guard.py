@@ -494,3 +494,20 @@ async def test_a_client_that_catches_up_is_kept() -> None:
         protocol.transport.producer.resumeProducing()
     assert not protocol.transport.aborted
     await socket.disconnect()
+
+
+def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from messengers.settings import limit_from_env
+
+    monkeypatch.setenv("WS_BURST", "7")
+    assert limit_from_env("WS_BURST", 60) == 7
+    monkeypatch.setenv("WS_RATE", "2.5")
+    assert limit_from_env("WS_RATE", 20.0, integer=False) == 2.5
+    monkeypatch.delenv("WS_MAX_QUEUED", raising=False)
+    assert limit_from_env("WS_MAX_QUEUED", 100) == 100
+    for bad in ("0", "-3", "many", "2.5"):
+        monkeypatch.setenv("WS_BURST", bad)
+        with pytest.raises(ImproperlyConfigured, match="WS_BURST must be"):
+            limit_from_env("WS_BURST", 60)
