@@ -9,12 +9,14 @@ from typing import Any, Final
 import segno
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from .address_limits import HourlyLimit
 from .catalogue import catalogue_json
 from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
 from .engine.state import MAX_PLAYERS
@@ -94,6 +96,13 @@ def create(request: HttpRequest) -> HttpResponse:
     form = request.POST
     values = {key: form.get(key, "") for key in ("preset", "mode", "seats", "name", "colour")}
     values |= {f"opt_{name}": form.get(f"opt_{name}", "") for name in OPTION_NAMES}
+    limit = HourlyLimit("create", settings.TABLES_PER_HOUR)
+    if not limit.allow(request):
+        error = (
+            f"Too many new tables from your address: at most {limit.per_hour} an hour. "
+            "Please wait a while, or join a table that already exists."
+        )
+        return render(request, "game/home.html", _home_context([error], values), status=429)
     try:
         try:
             seats = int(form.get("seats", "4"))
@@ -144,6 +153,13 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
     if _seat(request, table) is not None:
         return redirect("table", code=code)
+    limit = HourlyLimit("join", settings.JOINS_PER_HOUR)
+    if not limit.allow(request):
+        error = (
+            f"Too many seats taken from your address: at most {limit.per_hour} an hour. "
+            "Please wait a while before joining another table."
+        )
+        return _table_page(request, table, error, status=429)
     try:
         seat = join_table(
             code, name=request.POST.get("name", ""), colour=request.POST.get("colour", "")

@@ -18,6 +18,7 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 import game.routing  # noqa: E402
+from game.guard import ConnectionGuard, raise_open_file_limit  # noqa: E402
 from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
 
 # Plain daphne does not serve static files; do it here while developing.
@@ -33,11 +34,17 @@ import gc  # noqa: E402
 gc.freeze()
 gc.set_threshold(50_000, 20, 100)
 
+# Every websocket holds a file descriptor: allow as many as the system lets this process have.
+raise_open_file_limit()
+
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": AllowedHostsOriginValidator(
-            SeatSessionMiddlewareStack(URLRouter(game.routing.websocket_urlpatterns))
+        # The guard comes first: it limits every socket, even one the inner layers refuse.
+        "websocket": ConnectionGuard(
+            AllowedHostsOriginValidator(
+                SeatSessionMiddlewareStack(URLRouter(game.routing.websocket_urlpatterns))
+            )
         ),
     }
 )

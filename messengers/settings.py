@@ -269,3 +269,60 @@ GAME_MAX_ENTRIES = int(os.environ.get("MESSENGERS_GAME_MAX_ENTRIES", "5000"))
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
 # an undo replays at most about this many entries.
 CHECKPOINT_EVERY = int(os.environ.get("MESSENGERS_CHECKPOINT_EVERY", "100"))
+
+
+# --- Limits -------------------------------------------------------------------------------------
+# Per-client limits that keep one client from starving the others (docs/protocol.md, "Limits").
+# The defaults are far above what a real game sends: a player clicking fast, a page resyncing
+# after a reconnect, a host console sending several commands in a row.
+
+
+def limit_from_env(name: str, default: float, *, integer: bool = True) -> float:
+    """A positive number from the environment variable ``name``, or ``default`` when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value) if integer else float(value)
+    except ValueError:
+        kind = "a whole number" if integer else "a number"
+        raise ImproperlyConfigured(f"{name} must be {kind}, got {value!r}") from None
+    if number <= 0:
+        raise ImproperlyConfigured(f"{name} must be greater than 0, got {value!r}")
+    return number
+
+
+WS_GUARD = env_bool("WS_GUARD", True)
+"""Apply the websocket limits below (game/guard.py); off only to measure what they prevent."""
+WS_RATE = limit_from_env("WS_RATE", 20.0, integer=False)
+"""Frames per second one websocket may send in the long run."""
+WS_BURST = int(limit_from_env("WS_BURST", 60))
+"""Frames one websocket may send at once after a quiet spell."""
+WS_MAX_FRAME_BYTES = int(limit_from_env("WS_MAX_FRAME_BYTES", 16_384))
+"""Largest frame a websocket may send, in bytes (a command is well under 1 KB)."""
+WS_MAX_QUEUED = int(limit_from_env("WS_MAX_QUEUED", 100))
+"""Frames of one websocket received but not yet handled."""
+WS_SILENCE_SECONDS = limit_from_env("WS_SILENCE_SECONDS", 120.0, integer=False)
+"""A websocket that sends nothing for this long is closed (pages ping every 20 s; a background
+tab's timers may be slowed to once a minute)."""
+WS_MAX_PER_ADDRESS = int(limit_from_env("WS_MAX_PER_ADDRESS", 256))
+"""Open websockets per client address in one server process (players behind one router share
+an address)."""
+WS_MAX_UNSENT_BYTES = int(limit_from_env("WS_MAX_UNSENT_BYTES", 4 * 1024 * 1024))
+"""Bytes a websocket's client may leave unread (beyond Twisted's 64 KiB) before it is dropped."""
+TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
+"""Tables one client address may create per hour (all server processes together with Redis)."""
+JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))
+"""Seats one client address may take at tables per hour (all server processes with Redis)."""
+
+# The address limits above count in this cache: in the process's memory by default, in Redis
+# (shared by every server process) when REDIS_URL is set.
+if os.environ.get("REDIS_URL", "").strip():
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"].strip(),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
