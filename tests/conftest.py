@@ -74,3 +74,13 @@ def browser(chromium_executable: Path) -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_address_limits() -> Iterator[None]:
+    """Every test starts with empty hourly counts (game/address_limits.py): they live in Django's
+    in-process cache, so otherwise a test's creations would count against the tests after it."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
