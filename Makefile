@@ -60,7 +60,7 @@ PORT ?= 8000
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b $(HOST) -p $(PORT) messengers.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket_connect_timeout 30 messengers.asgi:application
 
 # Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
 # and Chromium for the browser tests. Installed only when missing; `make run` needs none of them.

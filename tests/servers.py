@@ -493,6 +493,11 @@ def _wait_for_redis(process: subprocess.Popen[bytes], port: int) -> bool:
 
 # --- Django and Daphne ------------------------------------------------------------------------
 
+DAPHNE_OPTIONS = ("--websocket_connect_timeout", "30")
+"""As `make run` starts Daphne: 30 s, not Daphne's 5 s, for a websocket's opening handshake. When
+hundreds of sockets connect at once (every browser after a restart) the last ones are accepted
+seconds later on two cores; a 5 s limit drops them with no answer at all."""
+
 
 def project_env(**extra: str) -> dict[str, str]:
     """Environment for the project's own processes: settings module, debug, loopback hosts.
@@ -565,6 +570,7 @@ def daphne_server(env: Mapping[str, str]) -> Iterator[str]:
                         "127.0.0.1",
                         "-p",
                         str(port),
+                        *DAPHNE_OPTIONS,
                         "messengers.asgi:application",
                     ],
                     cwd=ROOT,
@@ -642,6 +648,7 @@ class RestartableDaphne:
                     "127.0.0.1",
                     "-p",
                     str(port),
+                    *DAPHNE_OPTIONS,
                     "messengers.asgi:application",
                 ],
                 cwd=ROOT,
