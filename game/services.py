@@ -7,6 +7,7 @@ is after the commit, so nobody ever sees a state that was not saved.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -80,10 +81,17 @@ def _parse(command: object) -> Command:
         raise CommandRefused("malformed", str(error)) from None
 
 
+_COMMAND_ID: Final = re.compile(rf"[A-Za-z0-9._:~-]{{1,{COMMAND_ID_LENGTH}}}")
+"""Printable ASCII without quotes, spaces or backslashes: an id is stored and echoed back, and
+PostgreSQL refuses NUL and lone surrogates half-way through the transaction."""
+
+
 def _check_command_id(command_id: object) -> str:
-    if not isinstance(command_id, str) or not 0 < len(command_id) <= COMMAND_ID_LENGTH:
+    if not isinstance(command_id, str) or _COMMAND_ID.fullmatch(command_id) is None:
         raise CommandRefused(
-            "malformed", f"a command needs an 'id' of 1 to {COMMAND_ID_LENGTH} characters"
+            "malformed",
+            f"a command needs an 'id' of 1 to {COMMAND_ID_LENGTH} characters"
+            " (letters, digits and . _ : ~ -)",
         )
     return command_id
 
