@@ -204,10 +204,16 @@ def _undo(
     return state, entries
 
 
+UNCHANGED: Final = "unchanged"
+"""What ``set_preference`` returns when the seat already had that preference: nothing to tell."""
+
+
 def set_preference(
     code: str, seat: int | None, figure: object, as_seat: object = None
-) -> Applied | None:
+) -> Applied | str | None:
     """Store a seat's standing answer to "which figure?", and use it at once if it is asked.
+
+    Returns the commands it answered, None if it answered none, or ``UNCHANGED``.
 
     ``as_seat``: the host of a tabletop game sets it for a player who has no device.
     """
@@ -228,7 +234,13 @@ def set_preference(
             if not Seat.objects.filter(table_id=table.id, index=as_seat).exists():
                 raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.")
             seat = as_seat
-        Seat.objects.filter(table_id=table.id, index=seat).update(preference=figure)
+        changed = (
+            Seat.objects.filter(table_id=table.id, index=seat)
+            .exclude(preference=figure)
+            .update(preference=figure)
+        )
+        if not changed:
+            return UNCHANGED
         if table.status != Table.Status.PLAYING:
             return None
         state = load_state_at(table.id, table.version)

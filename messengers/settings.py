@@ -188,3 +188,23 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+
+def env_positive_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
+    if number < 1:
+        raise ImproperlyConfigured(f"{name} must be at least 1, got {number}")
+    return number
+
+
+# The websocket's `history` message holds at most this many of the latest lines of a game's log
+# (and says how many earlier ones it left out); a client asks for earlier pages.
+HISTORY_LINES = env_positive_int("MESSENGERS_HISTORY_LINES", 300)
+# How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
+FRAME_MAX_DEPTH = env_positive_int("MESSENGERS_FRAME_MAX_DEPTH", 8)
