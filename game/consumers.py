@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import presence, snapshots
+from .converters import is_table_code
 from .frames import BadField, BadFrame, decode, text, whole
 from .lobby import LobbyError, add_player, start_game
 from .models import Table
@@ -60,6 +61,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Accept before looking the table up: a refusal before the handshake reaches the browser
         # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
         await self.accept()
+        if not is_table_code(self.code):
+            await self.close(code=GONE)
+            return
         # Join the group first: an update applied while the snapshot is taken still arrives
         # (after it; the client skips what the snapshot already holds).
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
@@ -82,7 +86,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _token(self) -> str | None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         if query.get("token"):
-            return query["token"][0]
+            token = query["token"][0]
+            return token if is_token(token) else None
         session = self.scope.get("session")
         if session is not None:
             return session.get("seats", {}).get(self.code)
@@ -274,6 +279,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "presence", "seats": event["seats"]}))
+
+
+def is_token(text: str) -> bool:
+    """A token from a query string is looked up in the database: it must be text PostgreSQL
+    accepts (no NUL); anything else watches as a spectator, like any wrong token."""
+    return len(text) <= 64 and text.isprintable() and text.isascii()
 
 
 def _seen(code: str, channel: str) -> int | None:
