@@ -1,48 +1,37 @@
-"""HTTP middleware: request text that no view should have to handle is refused up front."""
+"""Read-only access to the HTTP session from a websocket, to find the seat token it holds.
+
+Channels' own session middleware saves the session when the socket is accepted; a websocket
+here never changes the session, so it only reads it, which also costs no database write.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from importlib import import_module
+from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.http.multipartparser import MultiPartParserError
-
-
-def _bad(texts: Iterable[str]) -> bool:
-    """NUL characters (PostgreSQL refuses them in text, failing the query with a server error)
-    and lone surrogates (they cannot be encoded for the database at all)."""
-    for text in texts:
-        if "\x00" in text:
-            return True
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-    return False
+from channels.db import database_sync_to_async
+from channels.sessions import CookieMiddleware
+from django.conf import settings
 
 
-class RejectBadText:
-    """Answer 400 to a request whose path, query or form fields hold NUL or invalid text."""
+def _load(session_key: str | None) -> dict[str, Any]:
+    if not session_key:
+        return {}
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return dict(store.load())
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        fields = [request.path]
-        try:
-            post = request.POST if request.method == "POST" else None
-        except MultiPartParserError:
-            return HttpResponseBadRequest(
-                "The form could not be read.", content_type="text/plain; charset=utf-8"
-            )
-        for data in (request.GET, post):
-            if data is not None:
-                for key, values in data.lists():
-                    fields.append(key)
-                    fields.extend(values)
-        if _bad(fields):
-            return HttpResponseBadRequest(
-                "Text in the address or the form may not contain NUL or invalid characters.",
-                content_type="text/plain; charset=utf-8",
-            )
-        return self.get_response(request)
+class ReadOnlySessionMiddleware:
+    """Put the session's data into ``scope["session"]`` as a plain dict."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        key = scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+        data = await database_sync_to_async(_load)(key)
+        return await self.inner(dict(scope, session=data), receive, send)
+
+
+def SeatSessionMiddlewareStack(inner: Any) -> CookieMiddleware:  # noqa: N802
+    return CookieMiddleware(ReadOnlySessionMiddleware(inner))
