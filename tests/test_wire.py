@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
 from game.consumers import group_name
 from game.layers import ThrottledInMemoryChannelLayer
 from game.lobby import create_table, join_table, start_game
+from messengers.asgi import application
 from tests.test_consumers import Client, command, first_placement, seated, started_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -138,3 +140,45 @@ async def test_history_is_sent_in_pages() -> None:
     await host.send({"type": "history", "before": 1.5})
     assert (await host.receive("error"))["code"] == "malformed"
     await host.close()
+
+
+ISSUE_FRAMES = [
+    '{"type": []}',
+    '{"type": {}}',
+    '{"type":"command","version":0,"id":"a","command":{"type":"place_follower","feature":[]}}',
+    '{"type":"command","version":0,"id":"a","command":{"type":"place_follower","feature":{}}}',
+    '{"type":"command","version":0,"id":"b","command":{"type":"place_follower","feature":"road","at":[]}}',
+    '{"type":"command","version":0,"id":"c","command":{"type":"choose_figure","figure":{}}}',
+    '{"type":"command","version":0,"id":"d","command":{"type":"resolve_message","choice":[]}}',
+    '{"type":"command","version":0,"id":"e","command":{"type":"score","points":2,"category":[]}}',
+    '{"type":"command","version":0,"id":"f","command":{"type":"place_tile","x":0,"y":-1,"rotation":180.0}}',
+    '{"type":"command","version":0,"id":"a\\u0000","command":{"type":"end_turn"}}',
+    '{"type":"command","version":0,"id":"\\ud800","command":{"type":"end_turn"}}',
+    '{"type":"preference","figure":["meeple"]}',
+    '{"type":"add_player","name":{},"colour":[]}',
+    "[" * 1000 + "]" * 1000,
+    '{"type":"ping","x":' + "[" * 1000 + "]" * 1000 + "}",
+]
+
+
+async def test_the_frames_that_crashed_the_handler_are_refused() -> None:
+    code, tokens = await started_table(["Ann", "Bob"])
+    frames: list[str] = []
+    (ann,) = await seated(code, tokens[:1], frames)
+    for frame in ISSUE_FRAMES:
+        await ann.socket.send_to(text_data=frame)
+        answer = await ann.receive("error")
+        assert answer["code"] in {"bad_json", "unknown_type", "malformed"}, (frame, answer)
+    await ann.send({"type": "ping"})
+    assert await ann.receive("pong") == {"type": "pong", "version": 0}
+    await ann.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/ws/t/x", "/ws/t/ABCDEFGH", "/ws/t/abcdefghjk", "/ws/t/abcdefg%00"]
+)
+async def test_a_malformed_code_is_accepted_then_closed_with_4404(path: str) -> None:
+    socket = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    connected, _ = await socket.connect()
+    assert connected
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
