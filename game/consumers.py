@@ -251,6 +251,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Group messages ----------------------------------------------------------------------------
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        if self._refresh is not None and not self._refresh.done():
+            # The snapshot being built may predate this update: build one more after it.
+            self._refresh_again = True
         view = for_seat(event["view_json"], self.seat)
         await self.send(text_data=event["head_json"][:-1] + ',"view":' + view + "}")
         if event.get("finished"):
