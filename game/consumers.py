@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -11,13 +13,19 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import presence, snapshots
+from .converters import is_table_code
+from .frames import BadField, BadFrame, decode, text, whole
 from .lobby import LobbyError, add_player, start_game
-from .services import Applied, CommandRefused, set_preference, submit_command
+from .models import Table
+from .services import UNCHANGED, Applied, CommandRefused, set_preference, submit_command
 from .snapshots import NoSuchTable, history, snapshot
 from .tables import for_seat
 
 GONE = 4404
 """Close code for an unknown table: the client stops reconnecting."""
+
+
+logger = logging.getLogger(__name__)
 
 
 def group_name(code: str) -> str:
@@ -30,6 +38,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     code: str
     seat: int | None
     token: str | None
+    _refresh: asyncio.Task[None] | None = None
+    """The snapshot being rebuilt after ``table.changed`` (at most one per connection)."""
+    _refresh_again: bool = False
+    _refresh_history: bool = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler without Channels' per-message ``aclose_old_connections``.
@@ -46,6 +58,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
+        # Accept before looking the table up: a refusal before the handshake reaches the browser
+        # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
+        await self.accept()
+        if not is_table_code(self.code):
+            await self.close(code=GONE)
+            return
         # Join the group first: an update applied while the snapshot is taken still arrives
         # (after it; the client skips what the snapshot already holds).
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
@@ -60,87 +78,121 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat = welcome.seat
         if self.seat is None:
             self.token = None
-        await self.accept()
         await self.send(text_data=welcome.snapshot)
-        await self.send(text_data=json.dumps({"type": "history", "lines": welcome.history}))
+        await self.send(text_data=welcome.history)
         if welcome.presence is not None:
-            await self.channel_layer.group_send(
-                group_name(self.code), {"type": "table.presence", "seats": welcome.presence}
-            )
+            await self._group_send({"type": "table.presence", "seats": welcome.presence})
 
     def _token(self) -> str | None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         if query.get("token"):
-            return query["token"][0]
+            token = query["token"][0]
+            return token if is_token(token) else None
         session = self.scope.get("session")
         if session is not None:
             return session.get("seats", {}).get(self.code)
         return None
 
     async def disconnect(self, close_code: int) -> None:
+        """Leave the group and the presence table; each step runs even if another failed, since
+        a step skipped leaves a dead group member or a seat shown connected."""
+        if self._refresh is not None:
+            self._refresh.cancel()
+        if not hasattr(self, "code"):
+            return
+        try:
+            await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
+        except Exception:
+            logger.exception("Leaving the group of table %s failed", self.code)
         if not hasattr(self, "seat"):
             return
-        await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
-        await database_sync_to_async(presence.leave)(self.channel_name)
-        if self.seat is not None:
-            await self._publish_presence()
+        try:
+            await database_sync_to_async(presence.leave)(self.channel_name)
+            if self.seat is not None:
+                await self._publish_presence()
+        except Exception:
+            logger.exception("Presence clean-up at table %s failed", self.code)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not hasattr(self, "seat"):
+            return  # closing: no such table
         try:
-            message = json.loads(text_data if text_data is not None else bytes_data or b"")
-        except (ValueError, UnicodeDecodeError):
-            message = None
-        if not isinstance(message, dict):
-            await self._error("bad_json", "Messages must be JSON objects.")
+            message = decode(text_data, bytes_data)
+        except BadFrame as bad:
+            await self._error(bad.code, bad.message)
             return
-        handler = self._HANDLERS.get(message.get("type"))  # type: ignore[arg-type]
+        handler = self._HANDLERS.get(message["type"])
         if handler is None:
-            await self._error("unknown_type", f"Unknown message type {message.get('type')!r}.")
+            await self._error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
             return
         try:
             await handler(self, message)
+        except BadField as bad:
+            await self._error("malformed", str(bad), None, message.get("id"))
         except CommandRefused as refused:
             await self._error(refused.code, refused.message, refused.version, message.get("id"))
         except LobbyError as error:
             await self._error(error.code, str(error), None, None)
+        except Exception:
+            # The last resort: a bug must not cost the connection (and with it the clean-up).
+            logger.exception("A %r frame at table %s failed", message["type"], self.code)
+            await self._error("server_error", "Something went wrong on the server; try again.")
 
     async def on_command(self, message: dict[str, Any]) -> None:
+        whole(message, "version")
+        text(message, "id")
+        if not isinstance(message.get("command"), dict):
+            raise BadField("'command' must be a JSON object")
+        as_seat = whole(message, "seat", optional=True)
         applied = await database_sync_to_async(submit_command)(
             self.code,
             self.seat,
-            message.get("version"),
-            message.get("id"),
-            message.get("command"),
-            message.get("seat"),
+            message["version"],
+            message["id"],
+            message["command"],
+            as_seat,
         )
         await self._publish(applied)
 
     async def on_preference(self, message: dict[str, Any]) -> None:
+        figure = text(message, "figure")
+        as_seat = whole(message, "seat", optional=True)
         applied = await database_sync_to_async(set_preference)(
-            self.code, self.seat, message.get("figure"), message.get("seat")
+            self.code, self.seat, figure, as_seat
         )
-        if applied is not None:
+        if applied == UNCHANGED:
+            return
+        if isinstance(applied, Applied):
             await self._publish(applied)
-        await self.channel_layer.group_send(group_name(self.code), {"type": "table.changed"})
+        await self._group_send({"type": "table.changed"})
 
     async def on_start(self, message: dict[str, Any]) -> None:
         if self.seat is None or self.token is None:
             raise CommandRefused("spectator", "Spectators cannot start the game.")
         await database_sync_to_async(start_game)(self.code, self.token)
-        await self.channel_layer.group_send(group_name(self.code), {"type": "table.changed"})
+        await self._group_send({"type": "table.changed", "history": True})
 
     async def on_add_player(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(add_player)(
-            self.code, self.token, name=message.get("name"), colour=message.get("colour")
-        )
-        await self.channel_layer.group_send(group_name(self.code), {"type": "table.changed"})
+        name = text(message, "name")
+        colour = text(message, "colour")
+        await database_sync_to_async(add_player)(self.code, self.token, name=name, colour=colour)
+        await self._group_send({"type": "table.changed"})
 
     async def on_sync(self, message: dict[str, Any]) -> None:
         await self._send_snapshot(with_history=True)
 
+    async def on_history(self, message: dict[str, Any]) -> None:
+        before = whole(message, "before", optional=True)
+        try:
+            page = await database_sync_to_async(history)(self.code, before)
+        except NoSuchTable:
+            await self.close(code=GONE)
+            return
+        await self.send(text_data=page)
+
     async def on_ping(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(presence.refresh)(self.channel_name)
-        await self.send(text_data='{"type":"pong"}')
+        version = await database_sync_to_async(_seen)(self.code, self.channel_name)
+        await self.send(text_data=json.dumps({"type": "pong", "version": version}))
 
     _HANDLERS = {
         "command": on_command,
@@ -148,17 +200,28 @@ class TableConsumer(AsyncWebsocketConsumer):
         "start": on_start,
         "add_player": on_add_player,
         "sync": on_sync,
+        "history": on_history,
         "ping": on_ping,
     }
 
     async def _publish(self, applied: Applied) -> None:
-        await self.channel_layer.group_send(group_name(self.code), applied.message())
+        """Tell the table; if the channel layer fails, still tell the sender, whose command is
+        saved. Everyone else learns of it from the version in their next ``pong``."""
+        event = applied.message()
+        if not await self._group_send(event):
+            await self.table_update(event)
+
+    async def _group_send(self, event: dict[str, Any]) -> bool:
+        try:
+            await self.channel_layer.group_send(group_name(self.code), event)
+        except Exception:
+            logger.exception("Publishing %s to table %s failed", event["type"], self.code)
+            return False
+        return True
 
     async def _publish_presence(self) -> None:
         seats = await database_sync_to_async(presence.summary)(self.code)
-        await self.channel_layer.group_send(
-            group_name(self.code), {"type": "table.presence", "seats": seats}
-        )
+        await self._group_send({"type": "table.presence", "seats": seats})
 
     async def _error(
         self, code: str, text: str, version: int | None = None, command_id: object = None
@@ -183,19 +246,52 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=text)
         if with_history:
-            lines = await database_sync_to_async(history)(self.code)
-            await self.send(text_data=json.dumps({"type": "history", "lines": lines}))
+            await self.send(text_data=await database_sync_to_async(history)(self.code))
 
     # Group messages ----------------------------------------------------------------------------
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        if self._refresh is not None and not self._refresh.done():
+            # The snapshot being built may predate this update: build one more after it.
+            self._refresh_again = True
         view = for_seat(event["view_json"], self.seat)
         await self.send(text_data=event["head_json"][:-1] + ',"view":' + view + "}")
         if event.get("finished"):
             await self._send_snapshot(with_history=False)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self._send_snapshot(with_history=True)
+        """Send a fresh snapshot, coalesced: however many changes arrive, one rebuild runs and at
+        most one more follows it (a flood of lobby or preference changes costs each connection a
+        few snapshots, not one per change). The history goes along only when the game started."""
+        self._refresh_history = self._refresh_history or bool(event.get("history"))
+        if self._refresh is not None and not self._refresh.done():
+            self._refresh_again = True
+            return
+        self._refresh = asyncio.create_task(self._refresh_snapshot())
+
+    async def _refresh_snapshot(self) -> None:
+        try:
+            while True:
+                self._refresh_again = False
+                with_history, self._refresh_history = self._refresh_history, False
+                await self._send_snapshot(with_history=with_history)
+                if not self._refresh_again:
+                    return
+        except Exception:
+            logger.exception("Refreshing the snapshot at table %s failed", self.code)
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "presence", "seats": event["seats"]}))
+
+
+def is_token(text: str) -> bool:
+    """A token from a query string is looked up in the database: it must be text PostgreSQL
+    accepts (no NUL); anything else watches as a spectator, like any wrong token."""
+    return len(text) <= 64 and text.isprintable() and text.isascii()
+
+
+def _seen(code: str, channel: str) -> int | None:
+    """Note the connection alive and read the table's version for the ``pong``: a client behind
+    it missed an update (its publication was lost) and resyncs."""
+    presence.refresh(channel)
+    return Table.objects.filter(code=code).values_list("version", flat=True).first()

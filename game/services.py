@@ -7,6 +7,7 @@ is after the commit, so nobody ever sees a state that was not saved.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -80,10 +81,17 @@ def _parse(command: object) -> Command:
         raise CommandRefused("malformed", str(error)) from None
 
 
+_COMMAND_ID: Final = re.compile(rf"[A-Za-z0-9._:~-]{{1,{COMMAND_ID_LENGTH}}}")
+"""Printable ASCII without quotes, spaces or backslashes: an id is stored and echoed back, and
+PostgreSQL refuses NUL and lone surrogates half-way through the transaction."""
+
+
 def _check_command_id(command_id: object) -> str:
-    if not isinstance(command_id, str) or not 0 < len(command_id) <= COMMAND_ID_LENGTH:
+    if not isinstance(command_id, str) or _COMMAND_ID.fullmatch(command_id) is None:
         raise CommandRefused(
-            "malformed", f"a command needs an 'id' of 1 to {COMMAND_ID_LENGTH} characters"
+            "malformed",
+            f"a command needs an 'id' of 1 to {COMMAND_ID_LENGTH} characters"
+            " (letters, digits and . _ : ~ -)",
         )
     return command_id
 
@@ -219,10 +227,16 @@ def _automatic(table_id: int, index: int) -> bool:
     return LogEntry.objects.filter(table_id=table_id, index=index, automatic=True).exists()
 
 
+UNCHANGED: Final = "unchanged"
+"""What ``set_preference`` returns when the seat already had that preference: nothing to tell."""
+
+
 def set_preference(
     code: str, seat: int | None, figure: object, as_seat: object = None
-) -> Applied | None:
+) -> Applied | str | None:
     """Store a seat's standing answer to "which figure?", and use it at once if it is asked.
+
+    Returns the commands it answered, None if it answered none, or ``UNCHANGED``.
 
     ``as_seat``: the host of a tabletop game sets it for a player who has no device.
     """
@@ -243,7 +257,13 @@ def set_preference(
             if not Seat.objects.filter(table_id=table.id, index=as_seat).exists():
                 raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.")
             seat = as_seat
-        Seat.objects.filter(table_id=table.id, index=seat).update(preference=figure)
+        changed = (
+            Seat.objects.filter(table_id=table.id, index=seat)
+            .exclude(preference=figure)
+            .update(preference=figure)
+        )
+        if not changed:
+            return UNCHANGED
         if table.status != Table.Status.PLAYING:
             return None
         state = tables.load_state_at((table.id, table.code), table.version)

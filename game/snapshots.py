@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 
 from . import presence
@@ -48,7 +49,8 @@ class Welcome:
     seat: int | None
     """The seat its token holds, or None for a spectator (no token, or a wrong one)."""
     snapshot: str
-    history: list[str]
+    history: str
+    """The ``history`` message (its latest page)."""
     presence: list[dict[str, object]] | None
     """Who is connected now that this seat is, to tell the table; None for a spectator."""
 
@@ -65,7 +67,7 @@ def welcome(code: str, token: str | None, channel: str) -> Welcome:
     return Welcome(
         seat=seat,
         snapshot=snapshot_of(table, seat),
-        history=history_of(table),
+        history=history_page(history_of(table)),
         presence=None if seat is None else presence.summary_of(table),
     )
 
@@ -147,9 +149,25 @@ def snapshot_of(table: Table, seat: int | None) -> str:
     return head[:-1] + ',"view":' + view_json + "}"
 
 
-def history(code: str) -> list[str]:
-    """The game so far in words."""
-    return history_of(_table(code))
+def history(code: str, before: int | None = None) -> str:
+    """The ``history`` message: the game so far in words, its latest page or the page that ends
+    just before line ``before``."""
+    return history_page(history_of(_table(code)), before)
+
+
+def history_page(lines: list[str], before: int | None = None) -> str:
+    """At most ``settings.HISTORY_LINES`` lines ending before line ``before`` (default: the end).
+
+    A long tabletop game logs thousands of entries; sending them all on every connect and sync
+    costs hundreds of kilobytes. ``earlier`` says how many lines precede the page (a client may ask
+    for them with ``before``); it is also the index of the page's first line.
+    """
+    end = len(lines) if before is None else max(0, min(before, len(lines)))
+    start = max(0, end - settings.HISTORY_LINES)
+    return json.dumps(
+        {"type": "history", "lines": lines[start:end], "earlier": start},
+        separators=(",", ":"),
+    )
 
 
 def history_of(table: Table) -> list[str]:

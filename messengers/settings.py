@@ -110,6 +110,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "game.badtext.RejectBadText",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -260,15 +261,36 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bounded work per table (docs/performance.md, "Bounded work per table").
+
+
+def env_whole(name: str, default: int, minimum: int) -> int:
+    """A whole number of at least ``minimum`` from the environment, or ``default`` when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
+    return number
+
+
 # Entries (commands and the server's figure choices) one turn of a tabletop game may add: a real
 # turn needs a handful, with corrections a few dozen.
-TABLETOP_ENTRIES_PER_TURN = int(os.environ.get("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", "200"))
+TABLETOP_ENTRIES_PER_TURN = env_whole("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", 200, 1)
 # Entries a game's log may hold; once reached, only ending the game is accepted. A board game
 # has about 300, a long tabletop game with corrections about 1,000.
-GAME_MAX_ENTRIES = int(os.environ.get("MESSENGERS_GAME_MAX_ENTRIES", "5000"))
+GAME_MAX_ENTRIES = env_whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
-# an undo replays at most about this many entries.
-CHECKPOINT_EVERY = int(os.environ.get("MESSENGERS_CHECKPOINT_EVERY", "100"))
+# an undo replays at most about this many entries (0: no checkpoints).
+CHECKPOINT_EVERY = env_whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
+# The websocket's `history` message holds at most this many of the latest lines of a game's log
+# (and says how many earlier ones it left out); a client asks for earlier pages.
+HISTORY_LINES = env_whole("MESSENGERS_HISTORY_LINES", 300, 1)
+# How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
+FRAME_MAX_DEPTH = env_whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 
 
 # --- Limits -------------------------------------------------------------------------------------

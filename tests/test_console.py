@@ -42,7 +42,6 @@ async def ann_hosts_bob_on_his_phone(frames: list[str]) -> tuple[str, Client, Cl
     (host,) = await seated(code, [host_token], frames)
     await host.send({"type": "add_player", "name": "Bob", "colour": "orange"})
     await host.receive("snapshot")
-    await host.receive("history")
     await host.send({"type": "start"})
     await host.receive("snapshot")
     await host.receive("history")
@@ -75,7 +74,6 @@ async def test_the_host_seats_players_and_enters_a_whole_turn_for_them() -> None
 
     await host.send({"type": "add_player", "name": "Bob", "colour": "orange"})
     lobby = await host.receive("snapshot")
-    await host.receive("history")
     assert [s["name"] for s in lobby["table"]["seats"]] == ["Ann", "Bob"]
     await host.send({"type": "add_player", "name": "Cy", "colour": "orange"})
     assert await error_code(host) == "lobby"
@@ -261,7 +259,6 @@ async def test_the_host_sets_the_usual_figure_of_a_player_without_a_device() -> 
     await host.send({"type": "preference", "figure": "messenger", "seat": 1})
     snapshot = await host.receive("snapshot")
     assert [s["preference"] for s in snapshot["table"]["seats"]] == ["ask", "messenger"]
-    await host.receive("history")
 
     await host.send(command(0, "h1", {"type": "score", "points": 4}, seat=1))
     update = await update_at(host, 2)

@@ -52,9 +52,11 @@ def _whole(name: str, value: object, *, optional: bool = False) -> None:
 
 
 def _one_of(name: str, value: object, allowed: frozenset[str], *, optional: bool = False) -> None:
+    """Check a string option; the type first, so a list or an object from a client is refused as
+    malformed rather than failing the set lookup with ``TypeError``."""
     if value is None and optional:
         return
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise MalformedCommand(f"{name!r} must be one of {', '.join(sorted(allowed))}")
 
 
@@ -85,7 +87,11 @@ class PlaceTile(Command):
     def __post_init__(self) -> None:
         _whole("x", self.x)
         _whole("y", self.y)
-        if self.rotation not in ROTATIONS or isinstance(self.rotation, bool):
+        if (
+            not isinstance(self.rotation, int)
+            or isinstance(self.rotation, bool)
+            or self.rotation not in ROTATIONS
+        ):
             raise MalformedCommand("'rotation' must be 0, 90, 180 or 270")
 
 

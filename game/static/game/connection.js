@@ -88,6 +88,10 @@ export class TableConnection {
       case "presence":
         call("onPresence");
         break;
+      case "pong":
+        // An update this connection never received (its publication was lost): catch up.
+        if (this.version !== null && message.version > this.version) this.send({ type: "sync" });
+        break;
       case "error":
         if (message.code === "stale") this.send({ type: "sync" });
         call("onError");

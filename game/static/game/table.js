@@ -103,7 +103,8 @@ const connection = new TableConnection(code, {
     render();
   },
   onHistory(msg) {
-    s.lines = (msg.lines || []).slice();
+    const left = msg.earlier ? [`${msg.earlier} earlier entries not shown`] : [];
+    s.lines = left.concat(msg.lines || []);
     renderLog(true);
   },
   onUpdate(msg) {

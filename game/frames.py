@@ -1,0 +1,88 @@
+"""Decoding a websocket frame from a browser, and checking the type of each of its fields.
+
+Everything here treats the frame as hostile: whatever the bytes, the result is a plain ``dict``
+with a string ``type`` whose strings are valid Unicode without NUL, or ``BadFrame``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+
+
+class BadFrame(ValueError):
+    """The frame is not a usable JSON object; ``code`` is the ``error`` frame's code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class BadField(ValueError):
+    """A field of a well-formed frame has the wrong type or value (error code ``malformed``)."""
+
+
+def decode(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+    """The frame as a JSON object, or ``BadFrame``.
+
+    Deep nesting is refused twice over: the decoder's own recursion limit (RecursionError) and
+    a walk that bounds the depth of what it did decode, so that no later code recurses into it.
+    """
+    raw: str | bytes = text_data if text_data is not None else bytes_data or b""
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadFrame("bad_json", "Messages must be JSON objects.") from None
+    if not isinstance(message, dict):
+        raise BadFrame("bad_json", "Messages must be JSON objects.")
+    _check_tree(message, settings.FRAME_MAX_DEPTH)
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise BadFrame("unknown_type", "A message needs a 'type' string.")
+    return message
+
+
+def _check_tree(message: dict[str, Any], max_depth: int) -> None:
+    stack: list[tuple[object, int]] = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, dict | list):
+            if depth > max_depth:
+                raise BadFrame("bad_json", f"Messages nest at most {max_depth} levels deep.")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    _check_text(key)
+                stack.append((item, depth + 1))
+
+
+def _check_text(text: str) -> None:
+    if "\x00" in text:
+        raise BadFrame("bad_json", "Text in a message cannot contain NUL characters.")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadFrame("bad_json", "Text in a message must be valid Unicode.") from None
+
+
+def whole(message: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
+    """``message[key]`` as a non-negative whole number (not a float, not a boolean)."""
+    value = message.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise BadField(f"{key!r} must be a whole number")
+    return value
+
+
+def text(message: dict[str, Any], key: str) -> str:
+    """``message[key]`` as a string (its content is checked by whoever uses it)."""
+    value = message.get(key)
+    if not isinstance(value, str):
+        raise BadField(f"{key!r} must be a string")
+    return value
