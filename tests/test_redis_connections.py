@@ -15,6 +15,7 @@ skips clean-ups.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -37,7 +38,9 @@ from tests import servers
 pytestmark = pytest.mark.services
 
 IDLE_SECONDS = 120.0
-"""How long the idle sockets are held without a frame from the client: two minutes."""
+"""How long the idle sockets are held with nothing but the pages' keep-alive: two minutes."""
+PAGE_PING_SECONDS = 20.0
+"""How often a page pings (connection.js)."""
 
 IDLE_SPECTATORS = 18
 """Spectators held idle beside the two seats of the idle table."""
@@ -141,6 +144,16 @@ async def _watch(socket: ClientConnection, inbox: list[dict[str, Any]]) -> str:
     return "closed cleanly by the server"
 
 
+async def _keep_alive(socket: ClientConnection) -> None:
+    """Ping every 20 s, as the pages do (connection.js): the flood guard closes a socket silent
+    for longer (WS_SILENCE_SECONDS). A ping touches the database only, so the socket's channel
+    layer connection to Redis stays as idle as before."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await asyncio.sleep(PAGE_PING_SECONDS)
+            await socket.send(json.dumps({"type": "ping"}))
+
+
 def _failures(results: list[Any]) -> Counter[str]:
     """How many of `results` are exceptions, by their first line."""
     return Counter(
@@ -227,6 +240,7 @@ async def test_idle_sockets_stay_up_while_crowds_connect_and_leave(cluster: Clus
         asyncio.create_task(_watch(socket, inbox))
         for socket, inbox in zip(idle, inboxes, strict=True)
     ]
+    pingers = [asyncio.create_task(_keep_alive(socket)) for socket in idle]
     held_since = time.monotonic()
     try:
         await _connect_burst(cluster, connect_codes)
@@ -258,8 +272,8 @@ async def test_idle_sockets_stay_up_while_crowds_connect_and_leave(cluster: Clus
         assert deaf == 0, f"{deaf} idle sockets missed their pong or the start"
         assert not any(watcher.done() for watcher in watchers)
     finally:
-        for watcher in watchers:
-            watcher.cancel()
+        for task in [*watchers, *pingers]:
+            task.cancel()
         await asyncio.gather(*(socket.close() for socket in idle), return_exceptions=True)
 
     for daphne in cluster.daphnes:
