@@ -92,9 +92,9 @@ async def _drain(socket: ClientConnection) -> None:
 
 
 async def _open(server: ws_load.Daphne, code: str, token: str | None) -> ClientConnection:
-    query = f"?token={token}" if token else ""
     return await connect(
-        f"ws://127.0.0.1:{server.port}/ws/t/{code}{query}",
+        f"ws://127.0.0.1:{server.port}/ws/t/{code}",
+        additional_headers={"X-Seat-Token": token} if token else None,
         origin=Origin(server.origin),
         compression=None,
         proxy=None,

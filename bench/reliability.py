@@ -134,7 +134,8 @@ class FaultyPlayer(Player):
         while bench.running:
             try:
                 socket = await connect(
-                    f"ws://127.0.0.1:{server.port}/ws/t/{self.code}?token={token}",
+                    f"ws://127.0.0.1:{server.port}/ws/t/{self.code}",
+                    additional_headers={"X-Seat-Token": token},
                     origin=Origin(server.url),
                     proxy=None,
                     ping_interval=None,

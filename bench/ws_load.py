@@ -20,7 +20,7 @@ All servers are private instances on free loopback ports, started here and stopp
 Setup: ``manage.py migrate``, then ``--tables`` started tables of ``--seats`` seats (preset
 ``c2-hig``, board mode) are created through ``game.lobby`` in this process, plus spare tables that
 replace games which end during the run. Every seat connects with
-``ws://127.0.0.1:PORT/ws/t/<code>?token=<token>``.
+``ws://127.0.0.1:PORT/ws/t/<code>`` with its token in the ``X-Seat-Token`` header.
 
 Scripted players: the seat the game waits for (``view.pending.seat``) takes a legal choice from
 ``view.pending``: a random placement with its first rotation; no follower, or one on a random free
@@ -429,7 +429,8 @@ class Player:
             server = bench.daphnes[spot % len(bench.daphnes)]
             async with bench.connecting:
                 socket = await connect(
-                    f"ws://127.0.0.1:{server.port}/ws/t/{self.code}?token={token}",
+                    f"ws://127.0.0.1:{server.port}/ws/t/{self.code}",
+                    additional_headers={"X-Seat-Token": token},
                     origin=Origin(server.origin),
                     compression=None,
                     proxy=None,

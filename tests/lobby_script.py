@@ -2,7 +2,7 @@
 
 Run by the tests that drive real Daphne processes (`python -m tests.lobby_script`), which cannot
 use the ORM themselves: their own Django is configured for the SQLite test database. Seat tokens
-are what a script passes as `?token=` on the websocket (docs/protocol.md).
+are what a script passes in the `X-Seat-Token` header on the websocket (docs/protocol.md).
 """
 
 from __future__ import annotations

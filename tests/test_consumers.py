@@ -37,10 +37,10 @@ class Client:
     """A websocket at the table that keeps every frame it received, for later scanning."""
 
     def __init__(self, code: str, token: str | None, frames: list[str]) -> None:
-        path = f"/ws/t/{code}" + (f"?token={token}" if token else "")
-        self.socket = WebsocketCommunicator(
-            application, path, headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
-        )
+        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+        if token:
+            headers.append((b"x-seat-token", token.encode()))
+        self.socket = WebsocketCommunicator(application, f"/ws/t/{code}", headers=headers)
         self.frames = frames
 
     async def connect(self) -> dict[str, Any]:
@@ -265,6 +265,24 @@ async def test_a_wrong_token_watches_as_a_spectator() -> None:
     await client.send(command(0, "w1", first_placement(snapshot["view"])))
     assert (await client.receive("error"))["code"] == "spectator"
     await client.close()
+
+
+async def test_a_token_in_the_url_seats_nobody() -> None:
+    """Access logs keep URLs: a token is taken from the X-Seat-Token header only."""
+    code, tokens = await started_table(["Ann", "Bob"])
+    frames: list[str] = []
+    in_url = Client(code, None, frames)
+    in_url.socket = WebsocketCommunicator(
+        application,
+        f"/ws/t/{code}?token={tokens[0]}",
+        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")],
+    )
+    snapshot = await in_url.connect()
+    assert snapshot["table"]["you"] is None
+    await in_url.close()
+    in_header = Client(code, tokens[0], frames)
+    assert (await in_header.connect())["table"]["you"] == 0
+    await in_header.close()
 
 
 async def test_lobby_join_start_and_presence_are_live() -> None:

@@ -180,10 +180,10 @@ def _state() -> list[Any]:
 
 
 async def _open(code: str, token: str | None) -> WebsocketCommunicator:
-    path = f"/ws/t/{code}" + (f"?token={token}" if token else "")
-    socket = WebsocketCommunicator(
-        application, path, headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    )
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if token:
+        headers.append((b"x-seat-token", token.encode()))
+    socket = WebsocketCommunicator(application, f"/ws/t/{code}", headers=headers)
     connected, _ = await socket.connect()
     assert connected
     return socket

@@ -48,8 +48,8 @@ async def open_socket(
     code: str, token: str | None = None, address: str = "10.0.0.1"
 ) -> WebsocketCommunicator:
     """A connected websocket at the table, its snapshot and history already read."""
-    path = f"/ws/t/{code}" + (f"?token={token}" if token else "")
-    socket = WebsocketCommunicator(from_address(address), path, headers=HEADERS)
+    headers = [*HEADERS, *([(b"x-seat-token", token.encode())] if token else [])]
+    socket = WebsocketCommunicator(from_address(address), f"/ws/t/{code}", headers=headers)
     connected, _ = await socket.connect()
     assert connected
     assert json.loads(await socket.receive_from())["type"] == "snapshot"

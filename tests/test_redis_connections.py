@@ -73,10 +73,9 @@ class Cluster:
     redis_url: str
     tables: list[dict[str, Any]]
 
-    def socket_url(self, server: int, code: str, token: str | None = None) -> str:
+    def socket_url(self, server: int, code: str) -> str:
         host = self.daphnes[server % 2].url.removeprefix("http://")
-        query = f"?token={token}" if token else ""
-        return f"ws://{host}/ws/t/{code}{query}"
+        return f"ws://{host}/ws/t/{code}"
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +110,8 @@ async def _open(cluster: Cluster, server: int, code: str, token: str | None = No
     """
     base = cluster.daphnes[server % 2].url
     socket = await connect(
-        cluster.socket_url(server, code, token),
+        cluster.socket_url(server, code),
+        additional_headers={"X-Seat-Token": token} if token else None,
         origin=Origin(base),
         proxy=None,
         ping_interval=None,

@@ -79,16 +79,19 @@ def cluster(postgres_url: str) -> Iterator[dict[str, Any]]:
 class ScriptedClient:
     """A websocket client that follows docs/protocol.md the way connection.js does."""
 
-    def __init__(self, url: str, origin: str) -> None:
+    def __init__(self, url: str, origin: str, token: str | None = None) -> None:
         self.url = url
         self.origin = origin
+        self.headers = {"X-Seat-Token": token} if token else {}
         self.version: int | None = None
         self.view: dict[str, Any] | None = None
         self.socket: ClientConnection | None = None
         self.reconnects = 0
 
     async def open(self) -> None:
-        self.socket = await connect(self.url, origin=Origin(self.origin), proxy=None)
+        self.socket = await connect(
+            self.url, origin=Origin(self.origin), proxy=None, additional_headers=self.headers
+        )
 
     async def send(self, message: dict[str, Any]) -> None:
         assert self.socket is not None
@@ -139,8 +142,8 @@ async def _run(cluster: dict[str, Any]) -> None:
     a, b = cluster["bases"]
     ws = "ws://{}/ws/t/{}".format
     code, tokens = cluster["code"], cluster["tokens"]
-    ann = ScriptedClient(ws(a.removeprefix("http://"), code) + f"?token={tokens[0]}", a)
-    bob = ScriptedClient(ws(b.removeprefix("http://"), code) + f"?token={tokens[1]}", b)
+    ann = ScriptedClient(ws(a.removeprefix("http://"), code), a, tokens[0])
+    bob = ScriptedClient(ws(b.removeprefix("http://"), code), b, tokens[1])
     watcher = ScriptedClient(ws(b.removeprefix("http://"), code), b)
     clients = [ann, bob, watcher]
     for client in clients:

@@ -35,10 +35,10 @@ class Cluster:
     code: str
     tokens: list[str]
 
-    def websocket_url(self, base: str, seat: int) -> str:
-        """The table's websocket on `base`, authenticated as `seat` by its token."""
+    def websocket_url(self, base: str) -> str:
+        """The table's websocket on `base`."""
         host = base.removeprefix("http://")
-        return f"ws://{host}/ws/t/{self.code}?token={self.tokens[seat]}"
+        return f"ws://{host}/ws/t/{self.code}"
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +68,8 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
 async def _open(cluster: Cluster, base: str, seat: int) -> ClientConnection:
     """Connect as a browser on `base` would (the origin check wants an Origin header)."""
     return await connect(
-        cluster.websocket_url(base, seat),
+        cluster.websocket_url(base),
+        additional_headers={"X-Seat-Token": cluster.tokens[seat]},
         origin=Origin(base),
         proxy=None,
         open_timeout=RECEIVE_TIMEOUT,
