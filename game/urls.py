@@ -2,13 +2,14 @@
 
 from django.urls import path, register_converter
 
-from . import views
+from . import health, views
 from .converters import TableCodeConverter
 
 register_converter(TableCodeConverter, "code")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
     path("tables", views.create, name="create"),
     path("t/<code:code>", views.table, name="table"),
     path("t/<code:code>/join", views.join, name="join"),

@@ -44,9 +44,14 @@ def _colours(taken: set[str] = frozenset()) -> list[dict[str, Any]]:  # type: ig
 
 
 def _remember_seat(request: HttpRequest, code: str, token: str) -> None:
+    """Keep the seat in the session, most recent last, and only the latest ``SESSION_SEATS``:
+    the session is a signed cookie, and a browser drops a cookie over 4 KB, and with it every
+    seat it held (about 115 seats' worth)."""
     seats = dict(request.session.get(SEATS_KEY, {}))
+    seats.pop(code, None)
     seats[code] = token
-    request.session[SEATS_KEY] = seats
+    kept = list(seats.items())[-settings.SESSION_SEATS :]
+    request.session[SEATS_KEY] = dict(kept)
 
 
 def _seat(request: HttpRequest, table: Table) -> Seat | None:

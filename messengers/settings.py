@@ -286,6 +286,9 @@ GAME_MAX_ENTRIES = env_whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
 # an undo replays at most about this many entries (0: no checkpoints).
 CHECKPOINT_EVERY = env_whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
+# Seats one browser's session remembers (the most recent): the session is a signed cookie, which
+# browsers drop past 4 KB; 30 seats keep it near 2 KB.
+SESSION_SEATS = env_whole("MESSENGERS_SESSION_SEATS", 30, 1)
 # The websocket's `history` message holds at most this many of the latest lines of a game's log
 # (and says how many earlier ones it left out); a client asks for earlier pages.
 HISTORY_LINES = env_whole("MESSENGERS_HISTORY_LINES", 300, 1)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -149,3 +150,11 @@ async def test_start_and_command_cross_processes(cluster: Cluster) -> None:
     finally:
         await ann.close()
         await bob.close()
+
+
+def test_healthz_round_trips_through_redis_and_postgresql(cluster: Cluster) -> None:
+    """Each process's /healthz queries PostgreSQL and sends itself a message through Redis."""
+    for base in (cluster.base_a, cluster.base_b):
+        with urllib.request.urlopen(f"{base}/healthz", timeout=RECEIVE_TIMEOUT) as response:
+            assert response.status == 200
+            assert json.loads(response.read()) == {"database": "ok", "channel_layer": "ok"}
