@@ -286,6 +286,12 @@ GAME_MAX_ENTRIES = env_whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
 # an undo replays at most about this many entries (0: no checkpoints).
 CHECKPOINT_EVERY = env_whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
+# Housekeeping (manage.py housekeeping, game/housekeeping.py): connection rows not refreshed for
+# this many seconds (live ones are every 20 s), and tables idle for this many days, are removed.
+STALE_CONNECTION_SECONDS = env_whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)
+ABANDONED_LOBBY_DAYS = env_whole("MESSENGERS_ABANDONED_LOBBY_DAYS", 7, 1)
+ABANDONED_GAME_DAYS = env_whole("MESSENGERS_ABANDONED_GAME_DAYS", 30, 1)
+FINISHED_KEEP_DAYS = env_whole("MESSENGERS_FINISHED_KEEP_DAYS", 365, 1)
 # Seats one browser's session remembers (the most recent): the session is a signed cookie, which
 # browsers drop past 4 KB; 30 seats keep it near 2 KB.
 SESSION_SEATS = env_whole("MESSENGERS_SESSION_SEATS", 30, 1)
