@@ -33,6 +33,20 @@ NAMES = ["Ann", "Bob", "Cy"]
 MESSAGES = [1, 2, 3, 4, 5, 6, 7, 8]
 
 
+NAMES_SPLIT_BY_FLEX = """() => [...document.querySelectorAll("bdi")]
+    .map((name) => name.parentElement)
+    .filter((parent) => /flex|grid/.test(getComputedStyle(parent).display))
+    .filter((parent) =>
+        [...parent.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+    .map((parent) => parent.textContent.trim())"""
+
+
+def names_split_by_flex(page: Page) -> list[str]:
+    """Texts where a name's <bdi> sits beside bare text in a flex or grid box: each becomes an
+    item of its own, and the box's gap opens inside the sentence ("Ann 's turn")."""
+    return page.evaluate(NAMES_SPLIT_BY_FLEX)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("tabletop") / "db.sqlite3"
@@ -158,6 +172,8 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     expect(host.locator(".cs-panel")).to_be_visible()
     expect(cy.locator(".cs-panel")).to_be_visible()
     expect(host.locator(".tp-me")).to_contain_text("Host console")
+    expect(host.locator('.cs-panel button[data-act="end-turn"]')).to_be_visible()
+    assert names_split_by_flex(host) == [] and names_split_by_flex(cy) == []
     expect(host.locator("#conn")).to_have_text("Live")
     expect(cy.locator("#conn")).to_have_text("Live")
 

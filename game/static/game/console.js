@@ -231,7 +231,7 @@ function entryHtml(p) {
     parts.push(`<h2>Final scoring</h2><p class="hint">Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.</p>`);
   } else {
     const extra = p.extra_tile ? `<p class="note">One more tile: enter what ${nameHtml(nameOf(v.active_seat))} scores with it, then end the turn again.</p>` : "";
-    parts.push(`<h2>Who scored with ${nameHtml(nameOf(v.active_seat))}'s tile?</h2>${extra}`);
+    parts.push(`<h2><span>Who scored with ${nameHtml(nameOf(v.active_seat))}'s tile?</span></h2>${extra}`);
   }
   if (!canEnter) {
     parts.push(`<p class="hint">The host enters the points${final ? "" : " of this turn"}.</p>`);
@@ -247,7 +247,7 @@ function entryHtml(p) {
   if (final) {
     if (isHost()) actions.push(`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`);
   } else {
-    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn">End ${nameHtml(nameOf(v.active_seat))}'s turn</button>`);
+    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn"><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`);
     if (p.may_end_game && isHost()) actions.push(`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`);
   }
   parts.push(`<div class="actions">${actions.join("")}</div>`);
