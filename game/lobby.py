@@ -165,7 +165,8 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
             if taken is not None:
                 raise LobbyError(
                     f"{isolate(cleaned)} looks too much like {isolate(taken)}, who already sits "
-                    "at this table; please choose a name that tells you apart."
+                    "at this table (letters that look alike, or differ only in case, count as the "
+                    "same); please choose a name that tells you apart."
                 )
             return Seat.objects.create(
                 table=table, index=len(seats), name=cleaned, colour=colour, token=new_token()
