@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import http.client
+import json
 import os
 import pwd
 import re
@@ -27,7 +28,7 @@ import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -546,6 +547,23 @@ def migrate(env: Mapping[str, str]) -> None:
     )
     if result.returncode != 0:
         raise RuntimeError(f"migrate failed:\n{result.stdout}\n{result.stderr}")
+
+
+def run_script(env: Mapping[str, str], module: str, *args: str, timeout: float = 300) -> Any:
+    """Run `python -m module args` against the database that `env` names and return the JSON
+    value its last line of output prints (tests/lobby_script.py, tests/redis_tables_script.py)."""
+    result = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        env=child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{module} failed:\n{result.stdout}\n{result.stderr}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 @contextlib.contextmanager

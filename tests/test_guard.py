@@ -12,8 +12,6 @@ import asyncio
 import contextlib
 import functools
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -332,17 +330,7 @@ def daphne(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
         DATABASE_URL=f"sqlite:///{database}", WS_RATE="0.01", WS_BURST="5", WS_MAX_PER_ADDRESS="3"
     )
     servers.migrate(env)
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.lobby_script"],
-        cwd=servers.ROOT,
-        env=servers.child_env(env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, f"lobby script failed:\n{result.stdout}\n{result.stderr}"
-    table = json.loads(result.stdout.strip().splitlines()[-1])
+    table = servers.run_script(env, "tests.lobby_script")
     with servers.daphne_server(env) as base:
         yield base, table["code"], table["tokens"]
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -87,17 +85,7 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
         DATABASE_URL=database_url, REDIS_URL=redis_url, WS_MAX_PER_ADDRESS="100000"
     )
     servers.migrate(env)
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.redis_tables_script", str(1 + 2 * BURST_TABLES)],
-        cwd=servers.ROOT,
-        env=servers.child_env(env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, f"table script failed:\n{result.stdout}\n{result.stderr}"
-    tables = json.loads(result.stdout.strip().splitlines()[-1])
+    tables = servers.run_script(env, "tests.redis_tables_script", str(1 + 2 * BURST_TABLES))
     with ExitStack() as stack:
         daphnes = [stack.enter_context(servers.restartable_daphne(env)) for _ in range(2)]
         yield Cluster(daphnes, database_url, redis_url, tables)

@@ -14,8 +14,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -61,17 +59,7 @@ def cluster(postgres_url: str) -> Iterator[dict[str, Any]]:
             DATABASE_URL=servers.create_database(postgres_url, "freeze"), REDIS_URL=redis_url
         )
         servers.migrate(env)
-        result = subprocess.run(
-            [sys.executable, "-m", "tests.lobby_script"],
-            cwd=servers.ROOT,
-            env=servers.child_env(env),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
-        table = json.loads(result.stdout.strip().splitlines()[-1])
+        table = servers.run_script(env, "tests.lobby_script")
         bases = [stack.enter_context(servers.daphne_server(env)) for _ in range(2)]
         yield {"bases": bases, "redis_pid": _redis_pid(redis_url), **table}
 

@@ -7,8 +7,6 @@ channel layer, and the receiving process catches up on the state from the shared
 
 import asyncio
 import json
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -49,17 +47,7 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
         DATABASE_URL=servers.create_database(postgres_url, "daphnes"), REDIS_URL=redis_url
     )
     servers.migrate(env)
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.lobby_script"],
-        cwd=servers.ROOT,
-        env=servers.child_env(env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, f"lobby script failed:\n{result.stdout}\n{result.stderr}"
-    table = json.loads(result.stdout.strip().splitlines()[-1])
+    table = servers.run_script(env, "tests.lobby_script")
     with ExitStack() as stack:
         base_a = stack.enter_context(servers.daphne_server(env))
         base_b = stack.enter_context(servers.daphne_server(env))
