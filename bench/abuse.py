@@ -148,6 +148,17 @@ SCENARIOS = [
 ]
 
 
+def load_args(args: argparse.Namespace) -> argparse.Namespace:
+    """``ws_load``'s options for the playing table: one table, open loop, at this run's rate."""
+    return ws_load.parse_args(
+        [
+            *("--mode", "open", "--tables", "1", "--seats", str(args.seats)),
+            *("--rate", str(args.rate), "--seconds", str(args.seconds)),
+            *("--warmup", str(args.warmup), "--seed", str(args.seed)),
+        ]
+    )
+
+
 async def run_scenario(
     args: argparse.Namespace,
     server: ws_load.Daphne,
@@ -156,24 +167,7 @@ async def run_scenario(
     scenario: Scenario,
 ) -> dict[str, Any]:
     """Play at ``playing`` (with spares) while ``flooded`` is flooded during the measurement."""
-    bench_args = ws_load.parse_args(
-        [
-            "--mode",
-            "open",
-            "--tables",
-            "1",
-            "--seats",
-            str(args.seats),
-            "--rate",
-            str(args.rate),
-            "--seconds",
-            str(args.seconds),
-            "--warmup",
-            str(args.warmup),
-            "--seed",
-            str(args.seed),
-        ]
-    )
+    bench_args = load_args(args)
     bench = ws_load.Bench(bench_args, [server], playing)
     meter = ws_load.CpuMeter({"daphne": server.process.pid})
     pid = server.process.pid
@@ -285,24 +279,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         env = servers.project_env(**base)
         servers.migrate(env)
         os.environ.update(env)
-        spares = ws_load.spare_tables(
-            ws_load.parse_args(
-                [
-                    "--mode",
-                    "open",
-                    "--tables",
-                    "1",
-                    "--seats",
-                    str(args.seats),
-                    "--rate",
-                    str(args.rate),
-                    "--seconds",
-                    str(args.seconds),
-                    "--warmup",
-                    str(args.warmup),
-                ]
-            )
-        )
+        spares = ws_load.spare_tables(load_args(args))
         playing = [ws_load.create_tables(1 + spares, args.seats) for _ in chosen]
         flooded = [ws_load.create_tables(1, 2)[0] for _ in chosen]
         results = []
