@@ -45,6 +45,34 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_whole(name: str, default: int, minimum: int) -> int:
+    """A whole number of at least ``minimum`` from the environment, or ``default`` when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
+    return number
+
+
+def env_seconds(name: str, default: float, minimum: float, why: str) -> float:
+    """A number of seconds from the environment, refused unless above `minimum` (`why` says why)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value > minimum:
+        raise ImproperlyConfigured(f"{name} must be above {minimum:g} seconds ({why}), got {raw}")
+    return value
+
+
 SQLITE_OPTIONS = {
     # One writer at a time, waiting rather than failing: SQLite's write lock serialises a
     # table's commands where PostgreSQL uses the row lock.
@@ -157,42 +185,18 @@ else:
 REDIS_BLOCKING_POP_SECONDS = 5
 
 
-def _redis_seconds(name: str, default: float, minimum: float, why: str) -> float:
-    """A number of seconds from the environment, refused below `minimum` with the reason."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number of seconds, got {raw!r}") from None
-    if not value > minimum:
-        raise ImproperlyConfigured(f"{name} must be above {minimum:g} seconds ({why}), got {raw}")
-    return value
-
-
-def _redis_count(name: str, default: int) -> int:
-    """A positive whole number from the environment."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isdigit() or int(raw) < 1:
-        raise ImproperlyConfigured(f"{name} must be a whole number of at least 1, got {raw!r}")
-    return int(raw)
-
-
-REDIS_SOCKET_TIMEOUT = _redis_seconds(
+REDIS_SOCKET_TIMEOUT = env_seconds(
     "REDIS_SOCKET_TIMEOUT",
     15.0,
     REDIS_BLOCKING_POP_SECONDS,
     "the channel layer's blocking pop waits that long on an idle connection",
 )
-REDIS_CONNECT_TIMEOUT = _redis_seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
-REDIS_HEALTH_CHECK_INTERVAL = _redis_seconds(
+REDIS_CONNECT_TIMEOUT = env_seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
+REDIS_HEALTH_CHECK_INTERVAL = env_seconds(
     "REDIS_HEALTH_CHECK_INTERVAL", 30.0, 0, "it must be positive"
 )
-REDIS_MAX_CONNECTIONS = _redis_count("REDIS_MAX_CONNECTIONS", 1000)
-REDIS_POOL_TIMEOUT = _redis_seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
+REDIS_MAX_CONNECTIONS = env_whole("REDIS_MAX_CONNECTIONS", 1000, 1)
+REDIS_POOL_TIMEOUT = env_seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
 
 # TCP keepalive finds a Redis that vanished without closing (a host gone, a dropped NAT entry)
 # even on a connection that only waits: probes after 60 s of silence, every 10 s, 3 misses.
@@ -261,22 +265,6 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bounded work per table (docs/performance.md, "Bounded work per table").
-
-
-def env_whole(name: str, default: int, minimum: int) -> int:
-    """A whole number of at least ``minimum`` from the environment, or ``default`` when unset."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
-    if number < minimum:
-        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
-    return number
-
-
 # Entries (commands and the server's figure choices) one turn of a tabletop game may add: a real
 # turn needs a handful, with corrections a few dozen.
 TABLETOP_ENTRIES_PER_TURN = env_whole("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", 200, 1)
@@ -310,17 +298,9 @@ FRAME_MAX_DEPTH = env_whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 
 def limit_from_env(name: str, default: float, *, integer: bool = True) -> float:
     """A positive number from the environment variable ``name``, or ``default`` when unset."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        number = int(value) if integer else float(value)
-    except ValueError:
-        kind = "a whole number" if integer else "a number"
-        raise ImproperlyConfigured(f"{name} must be {kind}, got {value!r}") from None
-    if number <= 0:
-        raise ImproperlyConfigured(f"{name} must be greater than 0, got {value!r}")
-    return number
+    if integer:
+        return env_whole(name, int(default), 1)
+    return env_seconds(name, default, 0, "it must be positive")
 
 
 WS_GUARD = env_bool("WS_GUARD", True)
