@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from autobahn.exception import Disconnected
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
@@ -289,7 +290,11 @@ class _GuardedSocket:
                     self.transport.registerProducer(self.backlog, True)
         elif kind == "websocket.close":
             self.closed = True
-        await self.send(message)
+        try:
+            await self.send(message)
+        except Disconnected:
+            # The client left before Daphne told us: what the consumer still says goes nowhere.
+            self.closed = True
 
     def _drop_slow_reader(self) -> None:
         """Abort the socket of a client that does not read: it could not read a close either."""
@@ -382,6 +387,7 @@ class _GuardedSocket:
         if self.disconnected:
             return
         self.disconnected = True
+        self.closed = True
         # Frames the consumer has not taken yet are dropped: the socket they came from is closed.
         kept = []
         while not self.buffer.empty():
