@@ -12,10 +12,12 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
@@ -409,13 +411,17 @@ class FakeTransport:
 class FakeProtocol:
     def __init__(self) -> None:
         self.transport = FakeTransport()
+        self.gone = False
+        """The client has closed, and Daphne has not told the application yet."""
 
 
 def behind_daphne(protocol: FakeProtocol) -> Any:
     """The application given ``send`` as Daphne gives it: ``partial(handle_reply, protocol)``."""
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        async def handle_reply(_protocol: FakeProtocol, message: Any) -> None:
+        async def handle_reply(protocol: FakeProtocol, message: Any) -> None:
+            if protocol.gone:
+                raise Disconnected("Attempt to send on a closed protocol")  # as autobahn does
             await send(message)
 
         scope = {**scope, "client": ("10.0.0.9", 50000)}
@@ -482,6 +488,25 @@ async def test_a_client_that_catches_up_is_kept() -> None:
         protocol.transport.producer.resumeProducing()
     assert not protocol.transport.aborted
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_what_the_consumer_sends_after_the_client_left_is_dropped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A client may close while the consumer is still answering it: Daphne raises on that send
+    before its ``websocket.disconnect`` arrives. The answer goes nowhere; nothing fails."""
+    code, _ = await started_table(["Ann", "Bob"])
+    protocol = FakeProtocol()
+    socket = await _socket_behind_daphne(code, protocol)
+    protocol.gone = True
+    with caplog.at_level(logging.ERROR):
+        await socket.send_to(text_data='{"type":"sync"}')
+        await socket.receive_nothing(timeout=0.5)
+        await socket.disconnect()
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert await connections() == 0
 
 
 def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
