@@ -18,14 +18,14 @@ static_files_or_exit()
 # Set up Django (apps, models) before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
+import gc  # noqa: E402
+
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 import game.routing  # noqa: E402
 from game.guard import ConnectionGuard, raise_open_file_limit  # noqa: E402
 from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
-
-import gc  # noqa: E402
 
 # A server holding hundreds of websockets keeps a large heap of long-lived objects; the garbage
 # collector's default thresholds make it walk that heap often, stalling every connection for up

@@ -35,8 +35,7 @@ def raw(name: str) -> str:
         return str(VARIABLES.get(name, "")).strip()
     except OSError as error:
         raise ImproperlyConfigured(
-            f"{name}_FILE names a file that cannot be read ({error.strerror}): "
-            f"{error.filename}"
+            f"{name}_FILE names a file that cannot be read ({error.strerror}): {error.filename}"
         ) from None
 
 
@@ -77,9 +76,7 @@ def seconds(name: str, default: float, minimum: float, why: str) -> float:
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a number of seconds, got {value!r}") from None
     if not number > minimum:
-        raise ImproperlyConfigured(
-            f"{name} must be above {minimum:g} seconds ({why}), got {value}"
-        )
+        raise ImproperlyConfigured(f"{name} must be above {minimum:g} seconds ({why}), got {value}")
     return number
 
 

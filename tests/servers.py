@@ -526,12 +526,13 @@ def production_env(**extra: str) -> dict[str, str]:
     """
     from messengers.serve import PLAIN_HTTP
 
-    return project_env(
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        STATIC_ROOT=str(collected_static()),
-        **{**PLAIN_HTTP, **extra},
-    )
+    production = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "STATIC_ROOT": str(collected_static()),
+        **PLAIN_HTTP,
+    }
+    return project_env(**{**production, **extra})
 
 
 @functools.cache

@@ -105,7 +105,9 @@ def test_lists_and_origins(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_database_urls(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DATABASE_URL", "postgres://ann:p%40ss@db.example:6432/games?sslmode=require")
+    monkeypatch.setenv(
+        "DATABASE_URL", "postgres://ann:p%40ss@db.example:6432/games?sslmode=require"
+    )
     config = environment.database("DATABASE_URL", "/default.sqlite3")
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["USER"], config["PASSWORD"], config["HOST"]) == ("ann", "p@ss", "db.example")
@@ -125,9 +127,7 @@ def test_database_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "hunter2" not in str(error.value)
 
 
-def test_a_variable_can_come_from_a_file(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_a_variable_can_come_from_a_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """NAME_FILE (systemd credentials, Docker secrets) is read instead of NAME."""
     key = secrets.token_urlsafe(50)
     (tmp_path / "key").write_text(key + "\n")
