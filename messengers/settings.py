@@ -52,8 +52,9 @@ ALLOWED_HOSTS = names("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 # plain-HTTP game night of `make run HOST=0.0.0.0` turns them all off).
 _PRODUCTION = not DEBUG
 SECURE_SSL_REDIRECT = flag("SECURE_SSL_REDIRECT", _PRODUCTION)
-# A load balancer's or systemd's health check asks over plain HTTP on the loopback address.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# A load balancer's or systemd's health check, and a metrics scraper, ask each process over plain
+# HTTP on the loopback address.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 # The seat tokens live in the session cookie: never send it over plain HTTP.
 SESSION_COOKIE_SECURE = flag("SESSION_COOKIE_SECURE", _PRODUCTION)
 CSRF_COOKIE_SECURE = flag("CSRF_COOKIE_SECURE", _PRODUCTION)

@@ -190,7 +190,7 @@ def test_debug_off_turns_the_https_settings_on() -> None:
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
         "SECURE_HSTS_PRELOAD": True,
         "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
-        "SECURE_REDIRECT_EXEMPT": ["^healthz$"],
+        "SECURE_REDIRECT_EXEMPT": ["^healthz$", "^metrics$"],
     }
     # Each can be turned off on its own, as a plain-HTTP server on a home network needs.
     plain = settings_of({"DEBUG": "0", "SECRET_KEY": key, "SECURE_SSL_REDIRECT": "0"}, *names)
