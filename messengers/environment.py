@@ -101,6 +101,20 @@ def origins(name: str) -> list[str]:
     return found
 
 
+def redis_url(name: str) -> str:
+    """A Redis URL (redis://, rediss:// or unix://), or "" when unset.
+
+    Checked here because the channel layer would otherwise fail only at the first websocket.
+    """
+    value = raw(name)
+    scheme = value.partition("://")[0]
+    if value and scheme not in {"redis", "rediss", "unix"}:
+        raise ImproperlyConfigured(
+            f"{name} must start with redis://, rediss:// or unix://, got {scheme!r}"
+        )
+    return value
+
+
 def database(name: str, default_sqlite_path: str) -> dict[str, object]:
     """The DATABASES entry that the URL in `name` describes (SQLite at the default path if unset).
 

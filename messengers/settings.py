@@ -13,20 +13,19 @@ MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
 import socket
 from pathlib import Path
 
-from messengers.environment import database, flag, names, origins, raw, seconds, whole
+from messengers.environment import (
+    database,
+    flag,
+    names,
+    origins,
+    raw,
+    redis_url,
+    seconds,
+    whole,
+)
 from messengers.secret_key import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_whole(name: str, default: int, minimum: int) -> int:
-    """A whole number of at least ``minimum`` from the environment, or ``default`` when unset."""
-    return whole(name, default, minimum)
-
-
-def env_seconds(name: str, default: float, minimum: float, why: str) -> float:
-    """A number of seconds from the environment, refused unless above `minimum` (`why` says why)."""
-    return seconds(name, default, minimum, why)
 
 
 SQLITE_OPTIONS = {
@@ -130,18 +129,16 @@ else:
 REDIS_BLOCKING_POP_SECONDS = 5
 
 
-REDIS_SOCKET_TIMEOUT = env_seconds(
+REDIS_SOCKET_TIMEOUT = seconds(
     "REDIS_SOCKET_TIMEOUT",
     15.0,
     REDIS_BLOCKING_POP_SECONDS,
     "the channel layer's blocking pop waits that long on an idle connection",
 )
-REDIS_CONNECT_TIMEOUT = env_seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
-REDIS_HEALTH_CHECK_INTERVAL = env_seconds(
-    "REDIS_HEALTH_CHECK_INTERVAL", 30.0, 0, "it must be positive"
-)
-REDIS_MAX_CONNECTIONS = env_whole("REDIS_MAX_CONNECTIONS", 1000, 1)
-REDIS_POOL_TIMEOUT = env_seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
+REDIS_CONNECT_TIMEOUT = seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
+REDIS_HEALTH_CHECK_INTERVAL = seconds("REDIS_HEALTH_CHECK_INTERVAL", 30.0, 0, "it must be positive")
+REDIS_MAX_CONNECTIONS = whole("REDIS_MAX_CONNECTIONS", 1000, 1)
+REDIS_POOL_TIMEOUT = seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
 
 # TCP keepalive finds a Redis that vanished without closing (a host gone, a dropped NAT entry)
 # even on a connection that only waits: probes after 60 s of silence, every 10 s, 3 misses.
@@ -151,7 +148,7 @@ _KEEPALIVE = {
     if hasattr(socket, option)
 }
 
-_redis_url = raw("REDIS_URL")
+_redis_url = redis_url("REDIS_URL")
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
@@ -220,27 +217,27 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Bounded work per table (docs/performance.md, "Bounded work per table").
 # Entries (commands and the server's figure choices) one turn of a tabletop game may add: a real
 # turn needs a handful, with corrections a few dozen.
-TABLETOP_ENTRIES_PER_TURN = env_whole("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", 200, 1)
+TABLETOP_ENTRIES_PER_TURN = whole("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", 200, 1)
 # Entries a game's log may hold; once reached, only ending the game is accepted. A board game
 # has about 300, a long tabletop game with corrections about 1,000.
-GAME_MAX_ENTRIES = env_whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
+GAME_MAX_ENTRIES = whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
 # an undo replays at most about this many entries (0: no checkpoints).
-CHECKPOINT_EVERY = env_whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
+CHECKPOINT_EVERY = whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
 # Housekeeping (manage.py housekeeping, game/housekeeping.py): connection rows not refreshed for
 # this many seconds (live ones are every 20 s), and tables idle for this many days, are removed.
-STALE_CONNECTION_SECONDS = env_whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)
-ABANDONED_LOBBY_DAYS = env_whole("MESSENGERS_ABANDONED_LOBBY_DAYS", 7, 1)
-ABANDONED_GAME_DAYS = env_whole("MESSENGERS_ABANDONED_GAME_DAYS", 30, 1)
-FINISHED_KEEP_DAYS = env_whole("MESSENGERS_FINISHED_KEEP_DAYS", 365, 1)
+STALE_CONNECTION_SECONDS = whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)
+ABANDONED_LOBBY_DAYS = whole("MESSENGERS_ABANDONED_LOBBY_DAYS", 7, 1)
+ABANDONED_GAME_DAYS = whole("MESSENGERS_ABANDONED_GAME_DAYS", 30, 1)
+FINISHED_KEEP_DAYS = whole("MESSENGERS_FINISHED_KEEP_DAYS", 365, 1)
 # Seats one browser's session remembers (the most recent): the session is a signed cookie, which
 # browsers drop past 4 KB; 30 seats keep it near 2 KB.
-SESSION_SEATS = env_whole("MESSENGERS_SESSION_SEATS", 30, 1)
+SESSION_SEATS = whole("MESSENGERS_SESSION_SEATS", 30, 1)
 # The websocket's `history` message holds at most this many of the latest lines of a game's log
 # (and says how many earlier ones it left out); a client asks for earlier pages.
-HISTORY_LINES = env_whole("MESSENGERS_HISTORY_LINES", 300, 1)
+HISTORY_LINES = whole("MESSENGERS_HISTORY_LINES", 300, 1)
 # How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
-FRAME_MAX_DEPTH = env_whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
+FRAME_MAX_DEPTH = whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 
 
 # --- Limits -------------------------------------------------------------------------------------
@@ -252,8 +249,8 @@ FRAME_MAX_DEPTH = env_whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 def limit_from_env(name: str, default: float, *, integer: bool = True) -> float:
     """A positive number from the environment variable ``name``, or ``default`` when unset."""
     if integer:
-        return env_whole(name, int(default), 1)
-    return env_seconds(name, default, 0, "it must be positive")
+        return whole(name, int(default), 1)
+    return seconds(name, default, 0, "it must be positive")
 
 
 WS_GUARD = flag("WS_GUARD", True)

@@ -127,6 +127,16 @@ def test_database_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "hunter2" not in str(error.value)
 
 
+def test_redis_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert environment.redis_url("REDIS_URL") == ""
+    monkeypatch.setenv("REDIS_URL", "rediss://cache.example:6380/1")
+    assert environment.redis_url("REDIS_URL") == "rediss://cache.example:6380/1"
+    monkeypatch.setenv("REDIS_URL", "cache.example:6379")
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL must start with redis://"):
+        environment.redis_url("REDIS_URL")
+
+
 def test_a_variable_can_come_from_a_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """NAME_FILE (systemd credentials, Docker secrets) is read instead of NAME."""
     key = secrets.token_urlsafe(50)
