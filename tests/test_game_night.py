@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -101,6 +102,49 @@ def test_seats_work_over_plain_http(night: GameNight) -> None:
     body = page.body.decode()  # type: ignore[attr-defined]
     assert re.search(r"/static/css/site\.[0-9a-f]{12}\.css", body), body[:500]
     assert (night.static_root / "staticfiles.json").is_file()
+
+
+def test_a_seat_taken_over_plain_http_is_kept(night: GameNight) -> None:
+    """Creating a table from a phone: the form passes the CSRF check over plain HTTP and the
+    seat's session cookie comes without Secure, which the phone's browser would drop."""
+    host = f"{night.addresses[0]}:{night.port}"
+    page = request(night, "/", night.addresses[0])
+    cookie = next(c for c in page.headers.get_all("Set-Cookie") or [] if c.startswith("csrftoken"))
+    csrf_cookie = cookie.split(";", 1)[0]
+    body = page.body.decode()  # type: ignore[attr-defined]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)  # type: ignore[union-attr]
+    form = urlencode(
+        {
+            "csrfmiddlewaretoken": token,
+            "preset": "c2-hig",
+            "mode": "board",
+            "seats": "2",
+            "name": "Ann",
+            "colour": "blue",
+        }
+    )
+    connection = http.client.HTTPConnection("127.0.0.1", night.port, timeout=30)
+    connection.request(
+        "POST",
+        "/tables",
+        body=form,
+        headers={
+            "Host": host,
+            "Origin": f"http://{host}",
+            "Cookie": csrf_cookie,
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    created = connection.getresponse()
+    created.read()
+    connection.close()
+    assert created.status == 302, created.status
+    assert re.fullmatch(r"/t/[a-z0-9]+", created.getheader("Location", "")), created.getheader(
+        "Location"
+    )
+    session = [c for c in created.headers.get_all("Set-Cookie") or [] if c.startswith("sessionid")]
+    assert session, created.headers
+    assert "secure" not in session[0].lower() and "httponly" in session[0].lower(), session
 
 
 def test_the_secret_key_is_kept_private(night: GameNight) -> None:
