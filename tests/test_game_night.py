@@ -29,6 +29,8 @@ pytestmark = pytest.mark.services
 
 @dataclass
 class GameNight:
+    """The running game-night server: its port, the addresses it printed, where it keeps things."""
+
     port: int
     addresses: list[str]
     key_file: Path
