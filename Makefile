@@ -54,13 +54,14 @@ lock: venv
 	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/runtime.in -o requirements/runtime.txt
 	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/dev.in -o requirements/dev.txt
 
-# HOST=0.0.0.0 serves other machines too (add their host name or address to ALLOWED_HOSTS).
+# HOST=0.0.0.0 is a game night on the local network: DEBUG off over plain HTTP, a secret key
+# kept in .secret_key, the static files collected, this machine's addresses allowed and printed
+# (messengers/serve.py; README.md, "Game night at the table").
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 run: venv
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket_connect_timeout 30 messengers.asgi:application
+	$(BIN)/python -m messengers.serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
 # and Chromium for the browser tests. Installed only when missing; `make run` needs none of them.

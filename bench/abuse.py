@@ -275,8 +275,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     chosen = [SCENARIOS[int(n)] for n in args.scenarios.split(",")]
     with tempfile.TemporaryDirectory(prefix="abuse-") as name:
         directory = Path(name)
-        base = {"DEBUG": "0", "DATABASE_URL": f"sqlite:///{directory / 'db.sqlite3'}"}
-        env = servers.project_env(**base)
+        env = servers.production_env(DATABASE_URL=f"sqlite:///{directory / 'db.sqlite3'}")
         servers.migrate(env)
         os.environ.update(env)
         spares = ws_load.spare_tables(load_args(args))

@@ -412,8 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.enter_context(tempfile.TemporaryDirectory(prefix="reliability-"))
         postgres = stack.enter_context(servers.restartable_postgres())
         redis = stack.enter_context(servers.restartable_redis())
-        env = servers.project_env(
-            DEBUG="0",
+        env = servers.production_env(
             DATABASE_URL=servers.create_database(postgres.url, "reliability"),
             REDIS_URL=redis.url,
         )

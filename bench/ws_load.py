@@ -937,7 +937,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         # server answers: lift the per-address and per-socket limits (docs/protocol.md, "Limits"),
         # which would otherwise refuse the crowd; the guard itself still runs.
         extra: dict[str, str] = {
-            "DEBUG": "0",
             "WS_MAX_PER_ADDRESS": "100000",
             "WS_RATE": "1000",
             "WS_BURST": "1000",
@@ -952,7 +951,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if args.servers == 2:
             extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
             roots["redis"] = child_pids("redis-server")[0]
-        env = servers.project_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
+        env = servers.production_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
         servers.migrate(env)
         os.environ.update(env)
         spares = spare_tables(args)

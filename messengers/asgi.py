@@ -7,24 +7,25 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from messengers.startup import settings_or_exit, static_files_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "messengers.settings")
+
+# Bad configuration stops the server here with one line, before it listens.
+settings_or_exit()
+static_files_or_exit()
 
 # Set up Django (apps, models) before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
+import gc  # noqa: E402
+
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 import game.routing  # noqa: E402
 from game.guard import ConnectionGuard, raise_open_file_limit  # noqa: E402
 from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
-
-# Plain daphne does not serve static files; do it here while developing.
-http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
-
-import gc  # noqa: E402
 
 # A server holding hundreds of websockets keeps a large heap of long-lived objects; the garbage
 # collector's default thresholds make it walk that heap often, stalling every connection for up
@@ -39,7 +40,9 @@ raise_open_file_limit()
 
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
+        # Static files are served by ServeStatic's middleware, from the apps' folders with DEBUG on
+        # and the collected, hashed files with DEBUG off (messengers/staticfiles.py).
+        "http": django_asgi_app,
         # The guard comes first: it limits every socket, even one the inner layers refuse.
         "websocket": ConnectionGuard(
             AllowedHostsOriginValidator(

@@ -1,76 +1,31 @@
 """Django settings for the messengers project.
 
-Everything that differs between machines comes from environment variables;
-with none set, the project runs locally on SQLite and an in-memory channel layer.
+Everything that differs between machines comes from environment variables (README.md,
+"Configuration"; docs/deployment.md, "Environment"); with none set, the project runs locally on
+SQLite and an in-memory channel layer with DEBUG on. messengers/environment.py reads them, and a
+bad value stops the server at start-up with one line naming the variable.
 
-SECRET_KEY      secret key (a development key by default)
-DEBUG           "1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off" (on by default)
-ALLOWED_HOSTS   comma-separated host names (localhost, 127.0.0.1 and [::1] by default)
-DATABASE_URL    postgres://USER:PASSWORD@HOST:PORT/NAME (SQLite at BASE_DIR/db.sqlite3 if unset)
-REDIS_URL       redis://HOST:PORT/DB for the channel layer (in-memory if unset)
-REDIS_SOCKET_TIMEOUT, REDIS_CONNECT_TIMEOUT, REDIS_HEALTH_CHECK_INTERVAL, REDIS_MAX_CONNECTIONS,
-REDIS_POOL_TIMEOUT
-                the channel layer's Redis connections (README.md, Configuration)
 MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
                 test-only: comma-separated tile letters / message numbers that every new game
                 uses instead of a shuffle
 """
 
-import os
 import socket
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlsplit
 
-from django.core.exceptions import ImproperlyConfigured
+from messengers.environment import (
+    database,
+    flag,
+    names,
+    origins,
+    raw,
+    redis_url,
+    seconds,
+    whole,
+)
+from messengers.secret_key import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    value = value.strip().lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name} must be a boolean, got {value!r}")
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-def env_whole(name: str, default: int, minimum: int) -> int:
-    """A whole number of at least ``minimum`` from the environment, or ``default`` when unset."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
-    if number < minimum:
-        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
-    return number
-
-
-def env_seconds(name: str, default: float, minimum: float, why: str) -> float:
-    """A number of seconds from the environment, refused unless above `minimum` (`why` says why)."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number of seconds, got {raw!r}") from None
-    if not value > minimum:
-        raise ImproperlyConfigured(f"{name} must be above {minimum:g} seconds ({why}), got {raw}")
-    return value
 
 
 SQLITE_OPTIONS = {
@@ -86,43 +41,32 @@ SQLITE_OPTIONS = {
 # more than a whole command's queries.
 SQLITE_CONN_MAX_AGE = 60
 
+DEBUG = flag("DEBUG", True)
+SECRET_KEY = secret_key(raw("SECRET_KEY"), debug=DEBUG)
+ALLOWED_HOSTS = names("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
-def database_from_url(url: str) -> dict[str, object]:
-    """Turn a DATABASE_URL into a Django DATABASES entry.
-
-    Supports postgres://, postgresql:// and pgsql:// (user, password and name are
-    percent-decoded; query parameters such as sslmode become OPTIONS) and
-    sqlite:///relative/path or sqlite:////absolute/path.
-    """
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme in {"postgres", "postgresql", "pgsql"}:
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": unquote(parts.path.lstrip("/")),
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": unquote(parts.hostname or ""),
-            "PORT": str(parts.port or ""),
-            "OPTIONS": dict(parse_qsl(parts.query)),
-            "CONN_MAX_AGE": 60,
-        }
-    if scheme == "sqlite":
-        path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": path or str(BASE_DIR / "db.sqlite3"),
-            "OPTIONS": SQLITE_OPTIONS,
-            "CONN_MAX_AGE": SQLITE_CONN_MAX_AGE,
-        }
-    raise ImproperlyConfigured(f"Unsupported DATABASE_URL scheme: {parts.scheme!r}")
-
-
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-dev-key-only-for-local-use-change-me-in-production"
-)
-DEBUG = env_bool("DEBUG", True)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+# --- HTTPS --------------------------------------------------------------------------------------
+# With DEBUG off the server sits behind a TLS-terminating proxy (docs/deployment.md): every
+# setting below defaults to what that needs, and each can be turned off by its own variable (the
+# plain-HTTP game night of `make run HOST=0.0.0.0` turns them all off).
+_PRODUCTION = not DEBUG
+SECURE_SSL_REDIRECT = flag("SECURE_SSL_REDIRECT", _PRODUCTION)
+# A load balancer's or systemd's health check, and a metrics scraper, ask each process over plain
+# HTTP on the loopback address.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+# The seat tokens live in the session cookie: never send it over plain HTTP.
+SESSION_COOKIE_SECURE = flag("SESSION_COOKIE_SECURE", _PRODUCTION)
+CSRF_COOKIE_SECURE = flag("CSRF_COOKIE_SECURE", _PRODUCTION)
+SECURE_HSTS_SECONDS = whole("SECURE_HSTS_SECONDS", 31_536_000 if _PRODUCTION else 0, 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", _PRODUCTION)
+SECURE_HSTS_PRELOAD = flag("SECURE_HSTS_PRELOAD", _PRODUCTION)
+# The proxy tells Django the request came over HTTPS; without it every request would look like
+# plain HTTP and be redirected forever. Only behind a proxy that sets (or strips) the header.
+if flag("TRUST_X_FORWARDED_PROTO", _PRODUCTION):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Origins other than the page's own host that may post forms, e.g. https://games.example.org when
+# the proxy rewrites the Host header.
+CSRF_TRUSTED_ORIGINS = origins("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",
@@ -131,6 +75,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "servestatic",
     "django.contrib.staticfiles",
     "channels",
     "game",
@@ -138,6 +83,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files before everything else but the HTTPS redirect (docs/deployment.md).
+    "servestatic.middleware.ServeStaticMiddleware",
     "game.badtext.RejectBadText",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -166,18 +113,15 @@ TEMPLATES = [
 
 ASGI_APPLICATION = "messengers.asgi.application"
 
-_database_url = os.environ.get("DATABASE_URL", "").strip()
-if _database_url:
-    DATABASES = {"default": database_from_url(_database_url)}
+DATABASES = {"default": database("DATABASE_URL", str(BASE_DIR / "db.sqlite3"))}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
+    DATABASES["default"]["CONN_MAX_AGE"] = SQLITE_CONN_MAX_AGE
 else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
-            "OPTIONS": SQLITE_OPTIONS,
-            "CONN_MAX_AGE": SQLITE_CONN_MAX_AGE,
-        }
-    }
+    # A connection is kept this many seconds between requests, and checked before it is reused
+    # after one (so a restarted PostgreSQL costs no failed request).
+    DATABASES["default"]["CONN_MAX_AGE"] = whole("CONN_MAX_AGE", 60, 0)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = flag("CONN_HEALTH_CHECKS", True)
 
 # --- Channel layer ----------------------------------------------------------------------------
 # channels-redis waits for messages with a blocking pop (BZPOPMIN) of this many seconds; a socket
@@ -185,18 +129,16 @@ else:
 REDIS_BLOCKING_POP_SECONDS = 5
 
 
-REDIS_SOCKET_TIMEOUT = env_seconds(
+REDIS_SOCKET_TIMEOUT = seconds(
     "REDIS_SOCKET_TIMEOUT",
     15.0,
     REDIS_BLOCKING_POP_SECONDS,
     "the channel layer's blocking pop waits that long on an idle connection",
 )
-REDIS_CONNECT_TIMEOUT = env_seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
-REDIS_HEALTH_CHECK_INTERVAL = env_seconds(
-    "REDIS_HEALTH_CHECK_INTERVAL", 30.0, 0, "it must be positive"
-)
-REDIS_MAX_CONNECTIONS = env_whole("REDIS_MAX_CONNECTIONS", 1000, 1)
-REDIS_POOL_TIMEOUT = env_seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
+REDIS_CONNECT_TIMEOUT = seconds("REDIS_CONNECT_TIMEOUT", 5.0, 0, "it must be positive")
+REDIS_HEALTH_CHECK_INTERVAL = seconds("REDIS_HEALTH_CHECK_INTERVAL", 30.0, 0, "it must be positive")
+REDIS_MAX_CONNECTIONS = whole("REDIS_MAX_CONNECTIONS", 1000, 1)
+REDIS_POOL_TIMEOUT = seconds("REDIS_POOL_TIMEOUT", 20.0, 0, "it must be positive")
 
 # TCP keepalive finds a Redis that vanished without closing (a host gone, a dropped NAT entry)
 # even on a connection that only waits: probes after 60 s of silence, every 10 s, 3 misses.
@@ -206,7 +148,7 @@ _KEEPALIVE = {
     if hasattr(socket, option)
 }
 
-_redis_url = os.environ.get("REDIS_URL", "").strip()
+_redis_url = redis_url("REDIS_URL")
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
@@ -238,8 +180,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 
 
 def env_sequence(name: str) -> list[str] | None:
-    value = os.environ.get(name, "").strip()
-    return [item.strip() for item in value.split(",") if item.strip()] if value else None
+    return names(name, []) or None
 
 
 # Test-only: fixed orders for every new game (comma-separated tile letters / message numbers), so
@@ -260,34 +201,43 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `manage.py collectstatic` writes the hashed files here; ServeStatic serves them from it with
+# DEBUG off (messengers/staticfiles.py). With DEBUG on they are served from the apps' folders.
+STATIC_ROOT = Path(raw("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "messengers.staticfiles.HashedStaticFiles"},
+}
+# Names without a hash (anything a page might still ask for by its plain name) are checked with
+# the server on every use, so they are never stale; hashed names are cached for good.
+SERVESTATIC_MAX_AGE = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bounded work per table (docs/performance.md, "Bounded work per table").
 # Entries (commands and the server's figure choices) one turn of a tabletop game may add: a real
 # turn needs a handful, with corrections a few dozen.
-TABLETOP_ENTRIES_PER_TURN = env_whole("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", 200, 1)
+TABLETOP_ENTRIES_PER_TURN = whole("MESSENGERS_TABLETOP_ENTRIES_PER_TURN", 200, 1)
 # Entries a game's log may hold; once reached, only ending the game is accepted. A board game
 # has about 300, a long tabletop game with corrections about 1,000.
-GAME_MAX_ENTRIES = env_whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
+GAME_MAX_ENTRIES = whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
 # an undo replays at most about this many entries (0: no checkpoints).
-CHECKPOINT_EVERY = env_whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
+CHECKPOINT_EVERY = whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
 # Housekeeping (manage.py housekeeping, game/housekeeping.py): connection rows not refreshed for
 # this many seconds (live ones are every 20 s), and tables idle for this many days, are removed.
-STALE_CONNECTION_SECONDS = env_whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)
-ABANDONED_LOBBY_DAYS = env_whole("MESSENGERS_ABANDONED_LOBBY_DAYS", 7, 1)
-ABANDONED_GAME_DAYS = env_whole("MESSENGERS_ABANDONED_GAME_DAYS", 30, 1)
-FINISHED_KEEP_DAYS = env_whole("MESSENGERS_FINISHED_KEEP_DAYS", 365, 1)
+STALE_CONNECTION_SECONDS = whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)
+ABANDONED_LOBBY_DAYS = whole("MESSENGERS_ABANDONED_LOBBY_DAYS", 7, 1)
+ABANDONED_GAME_DAYS = whole("MESSENGERS_ABANDONED_GAME_DAYS", 30, 1)
+FINISHED_KEEP_DAYS = whole("MESSENGERS_FINISHED_KEEP_DAYS", 365, 1)
 # Seats one browser's session remembers (the most recent): the session is a signed cookie, which
 # browsers drop past 4 KB; 30 seats keep it near 2 KB.
-SESSION_SEATS = env_whole("MESSENGERS_SESSION_SEATS", 30, 1)
+SESSION_SEATS = whole("MESSENGERS_SESSION_SEATS", 30, 1)
 # The websocket's `history` message holds at most this many of the latest lines of a game's log
 # (and says how many earlier ones it left out); a client asks for earlier pages.
-HISTORY_LINES = env_whole("MESSENGERS_HISTORY_LINES", 300, 1)
+HISTORY_LINES = whole("MESSENGERS_HISTORY_LINES", 300, 1)
 # How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
-FRAME_MAX_DEPTH = env_whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
+FRAME_MAX_DEPTH = whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 
 
 # --- Limits -------------------------------------------------------------------------------------
@@ -299,11 +249,11 @@ FRAME_MAX_DEPTH = env_whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 def limit_from_env(name: str, default: float, *, integer: bool = True) -> float:
     """A positive number from the environment variable ``name``, or ``default`` when unset."""
     if integer:
-        return env_whole(name, int(default), 1)
-    return env_seconds(name, default, 0, "it must be positive")
+        return whole(name, int(default), 1)
+    return seconds(name, default, 0, "it must be positive")
 
 
-WS_GUARD = env_bool("WS_GUARD", True)
+WS_GUARD = flag("WS_GUARD", True)
 """Apply the websocket limits below (game/guard.py); off only to measure what they prevent."""
 WS_RATE = limit_from_env("WS_RATE", 20.0, integer=False)
 """Frames per second one websocket may send in the long run."""
@@ -328,11 +278,11 @@ JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))
 
 # The address limits above count in this cache: in the process's memory by default, in Redis
 # (shared by every server process) when REDIS_URL is set.
-if os.environ.get("REDIS_URL", "").strip():
+if _redis_url:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ["REDIS_URL"].strip(),
+            "LOCATION": _redis_url,
         }
     }
 else:

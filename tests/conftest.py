@@ -76,6 +76,24 @@ def browser(chromium_executable: Path) -> Iterator[Any]:
             chromium.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _plain_static_names() -> Iterator[None]:
+    """Pages rendered in this process name static files without a hash.
+
+    pytest-django runs with DEBUG off, where the hashed storage (messengers/staticfiles.py) needs
+    the manifest that only `collectstatic` writes. The hashed names themselves are tested on a
+    real server after a real `collectstatic` (tests/test_static_files.py). ServeStatic finds the
+    files in the apps' folders, as with DEBUG on.
+    """
+    from django.conf import settings
+    from django.test import override_settings
+
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    storages = {**settings.STORAGES, "staticfiles": plain}
+    with override_settings(STORAGES=storages, SERVESTATIC_USE_FINDERS=True):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_address_limits() -> Iterator[None]:
     """Every test starts with empty hourly counts (game/address_limits.py): they live in Django's

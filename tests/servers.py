@@ -10,13 +10,16 @@ REQUIRE_SERVICES is set (CI sets it), so CI cannot pass by silently skipping the
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import glob
 import http.client
 import json
 import os
 import pwd
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -512,6 +515,46 @@ def project_env(**extra: str) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         **extra,
     }
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    """Environment for a server with DEBUG off, as in production but over plain HTTP.
+
+    A random secret key, the HTTPS settings off as for a game night on the local network
+    (messengers/serve.py), and STATIC_ROOT pointing at files `collectstatic` has hashed once for
+    the whole run. Values in `extra` override these.
+    """
+    from messengers.serve import PLAIN_HTTP
+
+    production = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "STATIC_ROOT": str(collected_static()),
+        **PLAIN_HTTP,
+    }
+    return project_env(**{**production, **extra})
+
+
+@functools.cache
+def collected_static() -> Path:
+    """A directory `manage.py collectstatic` has filled (hashed names and manifest), once per run.
+
+    Removed when the process exits.
+    """
+    root = Path(tempfile.mkdtemp(prefix="messengers-static-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env=child_env(project_env(STATIC_ROOT=str(root))),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"collectstatic failed:\n{result.stdout}\n{result.stderr}")
+    return root
 
 
 def child_env(env: Mapping[str, str]) -> dict[str, str]:

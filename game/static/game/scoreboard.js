@@ -1,8 +1,8 @@
 // The score track of The Messengers: 50 spaces (0-49) in a rectangular loop, dark spaces on the
 // multiples of 5, and both figures of every player (the meeple and the messenger) on it, with the
-// players' totals beside it. Used by the table page and by the projector.
+// players' totals beside it. Used by the table page and by the projector, which import
+// renderScoreboard from this module:
 //
-//   import { renderScoreboard } from "./scoreboard.js";
 //   const { centre } = renderScoreboard(container, view, table, { large: false });
 //
 // `view` is the engine's view (null in the lobby), `table` the snapshot's table. The track is
