@@ -1,4 +1,4 @@
-"""A running process after its database is restored, and what it writes to stdout.
+"""A running process after its database is restored.
 
 A Daphne process keeps the latest state of each table it served in memory (game/tables.py). A
 database restored from a backup, or flushed and filled again, reuses table ids: the id of a game
@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -158,33 +156,3 @@ async def test_a_restored_database_is_served_as_restored(postgres_url: str, tmp_
         with pytest.raises(ConnectionClosed) as closed:
             await _receive_until(gone, lambda m: False)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
-
-
-async def test_a_running_process_logs_actions_to_stdout_and_counts_them(
-    postgres_url: str,
-) -> None:
-    """Daphne's stdout gets one line per action (no token) and its /metrics counts them."""
-    env = servers.project_env(DATABASE_URL=servers.create_database(postgres_url, "watch"))
-    servers.migrate(env)
-    with servers.restartable_daphne(env) as server:
-        table = servers.run_script(env, "tests.lobby_script")
-        await _start_and_move(server.url, table)
-        with urllib.request.urlopen(f"{server.url}/metrics", timeout=TIMEOUT) as response:
-            metrics = response.read().decode()
-        stdout = server.log_path.read_text()
-
-    assert re.search(
-        rf"INFO game\.commands action table={table['code']} seat=0 type=start outcome=applied"
-        r" version=0 ms=\d+\.\d\n",
-        stdout,
-    ), stdout
-    assert re.search(
-        rf"INFO game\.commands action table={table['code']} seat=0 type=place_tile"
-        r" outcome=applied version=1 ms=\d+\.\d\n",
-        stdout,
-    ), stdout
-    assert '"GET /metrics" 200' in stdout
-    assert all(token not in stdout for token in table["tokens"])
-    assert 'messengers_commands_total{code="",outcome="applied",type="place_tile"} 1.0' in metrics
-    assert 'messengers_tables{status="playing"} 1.0' in metrics
-    assert "messengers_command_seconds_count 2.0" in metrics

@@ -10,10 +10,12 @@ import sys
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import OperationalError
 from django.test import Client as HttpClient
 from django.test import override_settings
 from prometheus_client.parser import text_string_to_metric_families
 
+from game import metrics
 from game.metrics import REGISTRY
 from game.models import Table
 from tests.servers import ROOT, child_env, project_env
@@ -159,6 +161,20 @@ async def test_metrics_count_actions_latency_websockets_and_tables() -> None:
     await ann.close()
     await bob.close()
     assert _sample("messengers_open_websockets") == before["open"]
+
+
+@pytest.mark.django_db
+def test_metrics_leave_out_the_tables_while_the_database_fails(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def unreachable() -> dict[str, int]:
+        raise OperationalError("connection to server at db.internal failed")
+
+    monkeypatch.setattr(metrics, "count_tables", unreachable)
+    samples = _scrape(HttpClient())
+    assert not any(name == "messengers_tables" for name, _ in samples)
+    assert ("messengers_open_websockets", ()) in samples
+    assert "counting tables for /metrics failed" in caplog.text
 
 
 @pytest.mark.django_db
