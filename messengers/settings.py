@@ -362,9 +362,14 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
-    # Django's own loggers write to stderr while DEBUG is on; here they go through the root's
-    # handler like everything else, once.
-    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL, "propagate": True}},
+    "loggers": {
+        # Django's own loggers write to stderr while DEBUG is on; here they go through the root's
+        # handler like everything else, once.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # Only server errors (with their traceback), not a line per 4xx: such a line quotes the
+        # path, and a seat's link from before tokens moved into the fragment holds its token.
+        "django.request": {"level": "ERROR"},
+    },
 }
 
 

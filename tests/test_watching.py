@@ -164,6 +164,15 @@ async def test_metrics_count_actions_latency_websockets_and_tables() -> None:
 
 
 @pytest.mark.django_db
+def test_a_missing_page_is_not_logged_with_its_path(caplog: pytest.LogCaptureFixture) -> None:
+    """An old seat link (the token in the path) answers 404 without writing the path anywhere."""
+    caplog.set_level(logging.DEBUG)
+    token = "Zr5Qx0cH3a1GkQ2m7yWv9A"
+    assert HttpClient().get(f"/t/abcdefgh/rejoin/{token}").status_code == 404
+    assert token not in caplog.text
+
+
+@pytest.mark.django_db
 def test_metrics_leave_out_the_tables_while_the_database_fails(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
