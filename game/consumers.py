@@ -11,10 +11,11 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import presence, snapshots
+from . import observe, presence, snapshots
 from .converters import is_table_code
 from .frames import BadField, BadFrame, decode, text, whole
 from .lobby import LobbyError, add_player, start_game
+from .metrics import OPEN_WEBSOCKETS
 from .models import Table
 from .services import UNCHANGED, Applied, CommandRefused, set_preference, submit_command
 from .snapshots import NoSuchTable, history, snapshot
@@ -41,6 +42,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     """The snapshot being rebuilt after ``table.changed`` (at most one per connection)."""
     _refresh_again: bool = False
     _refresh_history: bool = False
+    _counted: bool = False
+    """Whether this socket is in the open websockets gauge (it is from its acceptance on)."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler without Channels' per-message ``aclose_old_connections``.
@@ -60,6 +63,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Accept before looking the table up: a refusal before the handshake reaches the browser
         # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
         await self.accept()
+        OPEN_WEBSOCKETS.inc()
+        self._counted = True
         if not is_table_code(self.code):
             await self.close(code=GONE)
             return
@@ -97,6 +102,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         a step skipped leaves a dead group member or a seat shown connected."""
         if self._refresh is not None:
             self._refresh.cancel()
+        if self._counted:
+            OPEN_WEBSOCKETS.dec()
+            self._counted = False
         if not hasattr(self, "code"):
             return
         try:
@@ -125,7 +133,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
             return
         try:
-            await handler(self, message)
+            with observe.action(self.code, self.seat, message) as outcome:
+                outcome.version = await handler(self, message)
         except BadField as bad:
             await self._error("malformed", str(bad), None, message.get("id"))
         except CommandRefused as refused:
@@ -137,7 +146,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("A %r frame at table %s failed", message["type"], self.code)
             await self._error("server_error", "Something went wrong on the server; try again.")
 
-    async def on_command(self, message: dict[str, Any]) -> None:
+    # Each handler returns the table's version after a change it applied, for the log (None when
+    # it has none to tell).
+
+    async def on_command(self, message: dict[str, Any]) -> int | None:
         # submit_command checks the version, the id and the command (it also serves callers
         # other than this socket); the seat it is for is a whole number or nothing.
         as_seat = whole(message, "seat", optional=True)
@@ -150,30 +162,34 @@ class TableConsumer(AsyncWebsocketConsumer):
             as_seat,
         )
         await self._publish(applied)
+        return applied.version
 
-    async def on_preference(self, message: dict[str, Any]) -> None:
+    async def on_preference(self, message: dict[str, Any]) -> int | None:
         figure = text(message, "figure")
         as_seat = whole(message, "seat", optional=True)
         applied = await database_sync_to_async(set_preference)(
             self.code, self.seat, figure, as_seat
         )
         if applied == UNCHANGED:
-            return
+            return None
         if isinstance(applied, Applied):
             await self._publish(applied)
         await self._group_send({"type": "table.changed"})
+        return applied.version if isinstance(applied, Applied) else None
 
-    async def on_start(self, message: dict[str, Any]) -> None:
+    async def on_start(self, message: dict[str, Any]) -> int | None:
         if self.seat is None or self.token is None:
             raise CommandRefused("spectator", "Spectators cannot start the game.")
-        await database_sync_to_async(start_game)(self.code, self.token)
+        table = await database_sync_to_async(start_game)(self.code, self.token)
         await self._group_send({"type": "table.changed", "history": True})
+        return table.version
 
-    async def on_add_player(self, message: dict[str, Any]) -> None:
+    async def on_add_player(self, message: dict[str, Any]) -> int | None:
         name = text(message, "name")
         colour = text(message, "colour")
         await database_sync_to_async(add_player)(self.code, self.token, name=name, colour=colour)
         await self._group_send({"type": "table.changed"})
+        return None
 
     async def on_sync(self, message: dict[str, Any]) -> None:
         await self._send_snapshot(with_history=True)

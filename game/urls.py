@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from . import health, views
+from . import health, metrics_view, views
 from .converters import TableCodeConverter
 
 register_converter(TableCodeConverter, "code")
@@ -10,6 +10,7 @@ register_converter(TableCodeConverter, "code")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics_view.metrics, name="metrics"),
     path("tables", views.create, name="create"),
     path("t/<code:code>", views.table, name="table"),
     path("t/<code:code>/join", views.join, name="join"),

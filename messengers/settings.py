@@ -10,8 +10,11 @@ MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
                 uses instead of a shuffle
 """
 
+import ipaddress
 import socket
 from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
 
 from messengers.environment import (
     database,
@@ -287,3 +290,75 @@ if _redis_url:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+# --- Watching: logs and metrics (docs/deployment.md, "Watching") --------------------------------
+# Everything is logged to stdout, where systemd's journal (or any process manager) collects it;
+# Daphne's access log goes there too. One line per player action (game/observe.py), tracebacks
+# for errors. Nothing logged carries a seat token, the seed or the hidden orders.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_LEVEL = raw("LOG_LEVEL").upper() or "INFO"
+if LOG_LEVEL not in LOG_LEVELS:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {raw('LOG_LEVEL')!r}"
+    )
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "line",
+        }
+    },
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own loggers write to stderr while DEBUG is on; here they go through the root's
+        # handler like everything else, once.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # Only server errors (with their traceback), not a line per 4xx: such a line quotes the
+        # path, and a seat's link from before tokens moved into the fragment holds its token.
+        "django.request": {"level": "ERROR"},
+    },
+}
+
+
+def metrics_addresses(name: str, default: str) -> list[str]:
+    """Client addresses or networks (``10.0.0.0/8``) allowed to read /metrics; ``none``: no
+    address, only the token."""
+    value = raw(name) or default
+    if value.lower() == "none":
+        return []
+    networks = []
+    for item in (part.strip() for part in value.split(",")):
+        if not item:
+            continue
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks (or be 'none'), got {item!r}"
+            ) from None
+    return networks
+
+
+# Metrics in the Prometheus text format at /metrics, per server process (game/metrics.py). They
+# answer only a client from METRICS_ALLOWED_ADDRESSES or one sending "Authorization: Bearer
+# METRICS_TOKEN"; anyone else gets 404, as if there were no such page.
+METRICS_ENABLED = flag("METRICS_ENABLED", True)
+METRICS_ALLOWED_ADDRESSES = metrics_addresses("METRICS_ALLOWED_ADDRESSES", "127.0.0.1,::1")
+METRICS_TOKEN = raw("METRICS_TOKEN") or None
+METRICS_TOKEN_MIN_LENGTH = 16
+if METRICS_TOKEN is not None and len(METRICS_TOKEN) < METRICS_TOKEN_MIN_LENGTH:
+    raise ImproperlyConfigured(
+        f"METRICS_TOKEN must be at least {METRICS_TOKEN_MIN_LENGTH} characters"
+        f" (it guards the metrics), got {len(METRICS_TOKEN)}"
+    )
+if METRICS_ENABLED and not METRICS_ALLOWED_ADDRESSES and METRICS_TOKEN is None:
+    raise ImproperlyConfigured(
+        "METRICS_ALLOWED_ADDRESSES is 'none' and METRICS_TOKEN is unset, so nobody could read"
+        " /metrics: set one of them, or METRICS_ENABLED=0"
+    )

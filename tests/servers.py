@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -610,11 +610,12 @@ def run_script(env: Mapping[str, str], module: str, *args: str, timeout: float =
 
 
 @contextlib.contextmanager
-def daphne_server(env: Mapping[str, str]) -> Iterator[str]:
+def daphne_server(env: Mapping[str, str], options: Sequence[str] = ()) -> Iterator[str]:
     """Run the project under Daphne with `env` added; yield its base URL `http://127.0.0.1:PORT`.
 
     Started exactly as `make run` starts it, so the tests exercise the real ASGI stack (HTTP,
-    websockets, channel layer) in its own process.
+    websockets, channel layer) in its own process; `options` adds Daphne options (such as
+    `--proxy-headers`, as behind a reverse proxy).
     """
     daphne = venv_bin("daphne")
     tmp = Path(tempfile.mkdtemp(prefix="messengers-daphne-"))
@@ -632,6 +633,7 @@ def daphne_server(env: Mapping[str, str]) -> Iterator[str]:
                         "-p",
                         str(port),
                         *DAPHNE_OPTIONS,
+                        *options,
                         "messengers.asgi:application",
                     ],
                     cwd=ROOT,
