@@ -362,7 +362,7 @@ async def test_under_daphne_a_burst_gets_the_error_then_the_close(
         await socket.send('{"type":"ping"}')
     frames, close_code = await _until_closed(socket)
     errors = [f for f in frames if f["type"] == "error"]
-    assert [e["code"] for e in errors] == ["too_many_messages"]
+    assert [e["code"] for e in errors] == ["too_many_messages"], (frames, close_code)
     assert frames[-1] == errors[0]
     assert close_code == 4429
 
