@@ -374,6 +374,33 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
     )
 
 
+def nginx_block(text: str, opening: str) -> str:
+    """The directives of the block that starts with `opening` (e.g. `location /ws/ {`)."""
+    start = text.index(opening) + len(opening)
+    depth, end = 1, start
+    while depth:
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        end += 1
+    return text[start : end - 1]
+
+
+def nginx_seconds(block: str, directive: str) -> int:
+    """The value of `directive` (written as `300s`) in `block`."""
+    match = re.search(rf"^\s*{directive}\s+(\d+)s;", block, re.MULTILINE)
+    assert match, f"{directive} is not set in seconds"
+    return int(match.group(1))
+
+
+def test_websockets_outlast_the_keepalive_in_nginx() -> None:
+    """A quiet but live websocket is closed by the server's silence limit, never by nginx:
+    its read and send timeouts on /ws/ are above WS_SILENCE_SECONDS (pages ping every 20 s)."""
+    from django.conf import settings
+
+    block = nginx_block(SITE.read_text(), "location /ws/ {")
+    for directive in ("proxy_read_timeout", "proxy_send_timeout"):
+        assert nginx_seconds(block, directive) > settings.WS_SILENCE_SECONDS, directive
+
+
 # --- over https -----------------------------------------------------------------------------
 
 
