@@ -669,3 +669,24 @@ def test_a_game_goes_on_when_its_process_is_killed(
     assert not console.errors, "\n".join(console.errors)
     for page in pages.values():
         page.context.close()
+
+    # The seats' secrets reached no log on the way (personal links carry them in the fragment).
+    tokens = seat_tokens(deployment, code)
+    assert len(tokens) == 2
+    nginx_logs = (deployment.access_log, deployment.access_log.with_name("error.log"))
+    logs = [*deployment.logs(), deployment.nginx_log.read_text()]
+    logs += [path.read_text() for path in nginx_logs]
+    assert not [token for token in tokens if any(token in log for log in logs)]
+
+
+def seat_tokens(deployment: Deployment, code: str) -> list[str]:
+    """The secret tokens of the seats at table `code`, read from the database."""
+    import psycopg
+
+    with psycopg.connect(deployment.env["DATABASE_URL"]) as connection:
+        rows = connection.execute(
+            "SELECT seat.token FROM game_seat seat JOIN game_table t ON t.id = seat.table_id"
+            " WHERE t.code = %s",
+            (code,),
+        ).fetchall()
+    return [token for (token,) in rows]
