@@ -64,13 +64,18 @@ run: venv
 	$(BIN)/python -m messengers.serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
-# and Chromium for the browser tests. Installed only when missing; `make run` needs none of them.
-# Installing postgresql may also start Debian's own cluster on port 5432; the tests never use it.
+# Chromium for the browser tests, and for the deployment test (tests/test_deployment.py) nginx,
+# openssl (its certificate) and systemd (systemd-analyze checks the units). Installed only when
+# missing; `make run` needs none of them. Installing postgresql or nginx may also start Debian's
+# own service on its standard port; the tests never use it.
 system-deps:
 	@missing=; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	test -x /usr/sbin/nginx || missing="$$missing nginx"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -535,6 +535,24 @@ def production_env(**extra: str) -> dict[str, str]:
     return project_env(**{**production, **extra})
 
 
+PRODUCTION_EXAMPLE = ROOT / "deploy" / "production.env.example"
+
+
+def production_example() -> dict[str, str]:
+    """The KEY=value lines of deploy/production.env.example (comments and blank lines skipped):
+    the environment a production host starts from."""
+    values: dict[str, str] = {}
+    for line in PRODUCTION_EXAMPLE.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, separator, value = line.partition("=")
+        if not separator:
+            raise ValueError(f"{PRODUCTION_EXAMPLE.name}: not a KEY=value line: {line!r}")
+        values[key] = value
+    return values
+
+
 @functools.cache
 def collected_static() -> Path:
     """A directory `manage.py collectstatic` has filled (hashed names and manifest), once per run.
@@ -617,7 +635,6 @@ def daphne_server(env: Mapping[str, str], options: Sequence[str] = ()) -> Iterat
     websockets, channel layer) in its own process; `options` adds Daphne options (such as
     `--proxy-headers`, as behind a reverse proxy).
     """
-    daphne = venv_bin("daphne")
     tmp = Path(tempfile.mkdtemp(prefix="messengers-daphne-"))
     log_path = tmp / "daphne.log"
     try:
@@ -626,16 +643,7 @@ def daphne_server(env: Mapping[str, str], options: Sequence[str] = ()) -> Iterat
             port = free_port()
             with open(log_path, "wb") as log:
                 process = subprocess.Popen(
-                    [
-                        str(daphne),
-                        "-b",
-                        "127.0.0.1",
-                        "-p",
-                        str(port),
-                        *DAPHNE_OPTIONS,
-                        *options,
-                        "messengers.asgi:application",
-                    ],
+                    daphne_argv(port, options),
                     cwd=ROOT,
                     env=child_env(env),
                     stdin=subprocess.DEVNULL,
@@ -688,9 +696,12 @@ class RestartableDaphne:
     after a real deployment restarts the process. The log accumulates across restarts.
     """
 
-    def __init__(self, env: Mapping[str, str], tmp: Path) -> None:
+    def __init__(
+        self, env: Mapping[str, str], tmp: Path, argv: Callable[[int], list[str]] | None = None
+    ) -> None:
         self.env = dict(env)
         self.log_path = tmp / "daphne.log"
+        self.argv = argv or daphne_argv
         self.port: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -705,15 +716,7 @@ class RestartableDaphne:
         """Start Daphne on `port` and wait until it answers; False if it did not come up."""
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [
-                    str(venv_bin("daphne")),
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    *DAPHNE_OPTIONS,
-                    "messengers.asgi:application",
-                ],
+                self.argv(port),
                 cwd=ROOT,
                 env=child_env(self.env),
                 stdin=subprocess.DEVNULL,
@@ -757,16 +760,39 @@ class RestartableDaphne:
             _stop(self.process)
             self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the kernel's out-of-memory killer would: nothing is closed."""
+        if self.process is not None:
+            _stop(self.process, signal.SIGKILL)
+            self.process = None
+
+
+def daphne_argv(port: int, options: Sequence[str] = ()) -> list[str]:
+    """Daphne's command line as `make run` starts it, on 127.0.0.1:`port`, plus `options`."""
+    return [
+        str(venv_bin("daphne")),
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        *DAPHNE_OPTIONS,
+        *options,
+        "messengers.asgi:application",
+    ]
+
 
 @contextlib.contextmanager
-def restartable_daphne(env: Mapping[str, str]) -> Iterator[RestartableDaphne]:
+def restartable_daphne(
+    env: Mapping[str, str], argv: Callable[[int], list[str]] | None = None
+) -> Iterator[RestartableDaphne]:
     """Run the project under Daphne like `daphne_server`, but with `stop()` and `start()`.
 
-    The server is running when the block starts and is stopped (and its directory removed)
-    when it ends, whatever state a test left it in.
+    `argv(port)` gives the command line (`daphne_argv` unless another is given, such as a
+    deployment's). The server is running when the block starts and is stopped (and its
+    directory removed) when it ends, whatever state a test left it in.
     """
     tmp = Path(tempfile.mkdtemp(prefix="messengers-daphne-"))
-    server = RestartableDaphne(env, tmp)
+    server = RestartableDaphne(env, tmp, argv)
     try:
         server.start()
         try:
@@ -781,3 +807,64 @@ def restartable_daphne(env: Mapping[str, str]) -> Iterator[RestartableDaphne]:
             server.stop()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- nginx ------------------------------------------------------------------------------------
+
+NGINX = Path("/usr/sbin/nginx")
+"""Debian's nginx, which `make system-deps` installs for the deployment test."""
+
+
+def nginx_binary() -> Path:
+    """Debian's nginx, or `missing()`."""
+    if NGINX.is_file() and os.access(NGINX, os.X_OK):
+        return NGINX
+    found = shutil.which("nginx")
+    if found is None:
+        missing(f"nginx ({NGINX})")
+    return Path(found)
+
+
+@contextlib.contextmanager
+def running_nginx(conf: Path, prefix: Path, ports: list[int]) -> Iterator[Path]:
+    """Run nginx in the foreground from `conf`, its relative paths under `prefix`; yield its log.
+
+    The configuration is checked first (`nginx -t`), so a mistake in it fails with nginx's own
+    message. The block starts once every port in `ports` accepts connections.
+    """
+    binary = nginx_binary()
+    base = [str(binary), "-p", f"{prefix}/", "-c", str(conf)]
+    check = subprocess.run(
+        [*base, "-t"], capture_output=True, text=True, timeout=STARTUP_TIMEOUT, check=False
+    )
+    if check.returncode != 0:
+        raise RuntimeError(f"nginx -t refused {conf}:\n{check.stdout}{check.stderr}")
+    log_path = prefix / "nginx.out"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [*base, "-g", "daemon off;"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        if not all(_wait_for_port(process, port) for port in ports):
+            raise RuntimeError(f"nginx did not start:\n{_tail(log_path)}")
+        yield log_path
+    finally:
+        # SIGTERM is nginx's fast stop (SIGQUIT would wait for open websockets).
+        _stop(process, signal.SIGTERM)
+
+
+def _wait_for_port(process: subprocess.Popen[bytes], port: int) -> bool:
+    """Poll until `port` on 127.0.0.1 accepts a TCP connection (False if `process` exits)."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False

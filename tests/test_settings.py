@@ -21,20 +21,7 @@ from messengers import environment
 from messengers.secret_key import DEVELOPMENT_KEY, secret_key
 from tests import servers
 
-EXAMPLE = servers.ROOT / "deploy" / "production.env.example"
-
-
-def load_example() -> dict[str, str]:
-    """The KEY=value lines of the example environment (comments and blank lines skipped)."""
-    values: dict[str, str] = {}
-    for line in EXAMPLE.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, separator, value = line.partition("=")
-        assert separator, f"not a KEY=value line: {line!r}"
-        values[key] = value
-    return values
+load_example = servers.production_example
 
 
 def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,693 @@
+"""The deployment of deploy/ and docs/deployment.md, run as configured.
+
+Debian's nginx runs the shipped site file (deploy/nginx/messengers.conf, with only the host's
+names, ports and paths changed as the file's header says) with a self-signed certificate, in
+front of two Daphne processes started with the command line of the shipped systemd unit
+(deploy/systemd/messengers@.service), a private PostgreSQL and Redis, and the environment a
+production host has (DEBUG off, a generated secret key). The release step is deploy/release.sh
+itself. Then, over https and wss:
+
+* a form posted through nginx passes the CSRF check and gets secure cookies;
+* the per-address limits count the client's own address, which nginx passes on and a client
+  cannot forge;
+* http:// is redirected to https://; /metrics is not served from outside; static files come
+  from STATIC_ROOT with the right caching;
+* two players play a whole game in Chromium; the Daphne process that serves their table is
+  killed with SIGKILL halfway, the pages reconnect through nginx to the other process, and the
+  game goes on to the end with nothing lost: the downloaded record holds every decision once.
+
+The unit files are checked with `systemd-analyze verify` where systemd is installed.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import secrets
+import shlex
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from game.engine.record import replay
+from tests import servers
+from tests.conftest import BROWSER_TIMEOUT_MS, CHROMIUM_ARGS
+from tests.test_browser import (
+    FINAL_SCORES,
+    MESSAGES,
+    PERFORM,
+    PLAN,
+    RECONNECT_TIMEOUT_MS,
+    TILES,
+    ConsoleWatch,
+    expected_view,
+    open_table,
+    place_tile,
+)
+
+pytestmark = pytest.mark.services
+
+DEPLOY = servers.ROOT / "deploy"
+SITE = DEPLOY / "nginx" / "messengers.conf"
+UNITS = DEPLOY / "systemd"
+DAPHNE_UNIT = UNITS / "messengers@.service"
+HOUSEKEEPING_UNIT = UNITS / "messengers-housekeeping.service"
+RELEASE_SCRIPT = DEPLOY / "release.sh"
+
+APP_DIR = "/srv/messengers/app"
+"""Where docs/deployment.md puts the checkout; the units name paths under it."""
+
+TABLES_PER_HOUR = 3
+"""A low limit, so that the test can reach it from one address and not from another."""
+
+LOOPBACK_CLIENTS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
+"""Client addresses of the limit test: all of 127.0.0.0/8 is loopback on Linux, so a client
+can connect to nginx from any of them, and nginx sees each as a different client."""
+
+FORM = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Cy", "colour": "blue"}
+
+
+# --- the shipped files ----------------------------------------------------------------------
+
+
+def unit_values(path: Path, key: str) -> list[str]:
+    """Every value of `key` in the unit file at `path` (systemd's `Key=value` lines)."""
+    values = []
+    for line in path.read_text().splitlines():
+        name, sep, value = line.partition("=")
+        if sep and not line.lstrip().startswith(("#", ";")) and name.strip() == key:
+            values.append(value.strip())
+    return values
+
+
+def exec_start(path: Path) -> list[str]:
+    """The unit's command line, split as systemd splits it (no shell)."""
+    (command,) = unit_values(path, "ExecStart")
+    return shlex.split(command)
+
+
+def unit_daphne_argv(port: int) -> list[str]:
+    """messengers@PORT.service's command line, run from this checkout's virtualenv."""
+    argv = exec_start(DAPHNE_UNIT)
+    assert argv[0] == f"{APP_DIR}/.venv/bin/daphne", argv
+    return [str(servers.venv_bin("daphne")), *(arg.replace("%i", str(port)) for arg in argv[1:])]
+
+
+def render_site(replacements: dict[str, str]) -> str:
+    """The shipped site file with the host's names, ports and paths put in (see its header).
+
+    Every text replaced must occur in the file's directives, so that a change to the file that
+    the header does not account for fails here instead of going untested.
+    """
+    text = SITE.read_text()
+    directives = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    for old, new in replacements.items():
+        assert old in directives, f"{SITE} no longer contains {old!r}"
+        text = text.replace(old, new)
+    return text
+
+
+def ipv6_loopback() -> bool:
+    """Whether this host has ::1 (a container may run without IPv6)."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
+            sock.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+def main_conf(prefix: Path, site: Path) -> str:
+    """What Debian's /etc/nginx/nginx.conf provides around a site file, with private paths.
+
+    Run as root (CI), the workers drop to www-data as on a Debian host.
+    """
+    user = "user www-data;\n" if os.geteuid() == 0 else ""
+    temp = "\n".join(
+        f"    {kind}_temp_path {prefix}/{kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    return (
+        f"{user}worker_processes 1;\n"
+        f"pid {prefix}/nginx.pid;\n"
+        f"error_log {prefix}/error.log notice;\n"
+        "events { worker_connections 1024; }\n"
+        "http {\n"
+        "    include /etc/nginx/mime.types;\n"
+        "    default_type application/octet-stream;\n"
+        f"    access_log {prefix}/access.log;\n"
+        f"{temp}\n"
+        f"    include {site};\n"
+        "}\n"
+    )
+
+
+def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and localhost, made as docs/deployment.md shows."""
+    cert, key = directory / "fullchain.pem", directory / "privkey.pem"
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        servers.missing("openssl")
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    return cert, key
+
+
+# --- the deployment -------------------------------------------------------------------------
+
+
+@dataclass
+class Deployment:
+    """nginx in front of two Daphnes, and what the tests need to talk to them."""
+
+    https_port: int
+    http_port: int
+    daphnes: list[servers.RestartableDaphne]
+    env: dict[str, str]
+    static_root: Path
+    nginx_log: Path
+    access_log: Path
+    """nginx's access log: one line per request, with the status it answered."""
+
+    @property
+    def url(self) -> str:
+        """The public address, as a browser opens it."""
+        return f"https://127.0.0.1:{self.https_port}"
+
+    def logs(self) -> list[str]:
+        """Each Daphne's output so far (its access log: one line per request and websocket)."""
+        return [daphne.log_path.read_text(errors="replace") for daphne in self.daphnes]
+
+
+def https(deployment: Deployment, source: str = "127.0.0.1") -> http.client.HTTPSConnection:
+    """A connection to nginx's https port from the loopback address `source`."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return http.client.HTTPSConnection(
+        "127.0.0.1",
+        deployment.https_port,
+        context=context,
+        timeout=30,
+        source_address=(source, 0),
+    )
+
+
+def world_readable_tempdir(prefix: str) -> Path:
+    """A temporary directory that nginx's workers (www-data when run as root) can read."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture(scope="module")
+def deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment]:
+    """The whole deployment, set up as docs/deployment.md does it, on private ports."""
+    servers.nginx_binary()  # before anything is set up: skip or fail at once without nginx
+    tmp = world_readable_tempdir("messengers-deploy-")
+    try:
+        static_root = tmp / "staticfiles"
+        https_port, http_port = servers.free_port(), servers.free_port()
+        # deploy/production.env.example, with this host's secret, names, servers and paths.
+        host = {
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DATABASE_URL": servers.create_database(postgres_url, "deploy"),
+            "REDIS_URL": redis_url,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{https_port}",
+            "STATIC_ROOT": str(static_root),
+            "TABLES_PER_HOUR": str(TABLES_PER_HOUR),
+            # The game of tests/test_browser.py, so that its plan can be played here.
+            "MESSENGERS_FIXED_TILES": ",".join(TILES),
+            "MESSENGERS_FIXED_MESSAGES": ",".join(str(m) for m in MESSAGES),
+        }
+        env = servers.project_env(**{**servers.production_example(), **host})
+        release = subprocess.run(
+            [str(RELEASE_SCRIPT)],
+            env=servers.child_env(env),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert release.returncode == 0, release.stdout + release.stderr
+        assert (static_root / "game" / "table.js").is_file()
+        static_root.chmod(0o755)
+
+        cert, key = self_signed_certificate(tmp)
+        with (
+            servers.restartable_daphne(env, unit_daphne_argv) as first,
+            servers.restartable_daphne(env, unit_daphne_argv) as second,
+        ):
+            replacements = {
+                "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
+                "/etc/letsencrypt/live/play.example.org/privkey.pem": str(key),
+                "server_name play.example.org;": "server_name 127.0.0.1 localhost;",
+                "listen 80;": f"listen 127.0.0.1:{http_port};",
+                "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
+                "server 127.0.0.1:8001 ": f"server 127.0.0.1:{first.port} ",
+                "server 127.0.0.1:8002 ": f"server 127.0.0.1:{second.port} ",
+                f"{APP_DIR}/staticfiles/": f"{static_root}/",
+            }
+            if ipv6_loopback():
+                replacements["listen [::]:80;"] = f"listen [::1]:{http_port};"
+                replacements["listen [::]:443 ssl http2;"] = f"listen [::1]:{https_port} ssl http2;"
+            else:
+                replacements["listen [::]:80;"] = ""
+                replacements["listen [::]:443 ssl http2;"] = ""
+            site = tmp / "messengers.conf"
+            site.write_text(render_site(replacements))
+            conf = tmp / "nginx.conf"
+            conf.write_text(main_conf(tmp, site))
+            with servers.running_nginx(conf, tmp, [https_port, http_port]) as nginx_log:
+                yield Deployment(
+                    https_port,
+                    http_port,
+                    [first, second],
+                    env,
+                    static_root,
+                    nginx_log,
+                    tmp / "access.log",
+                )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- the unit files -------------------------------------------------------------------------
+
+
+def test_units_run_daphne_on_loopback_with_proxy_headers_and_hardening() -> None:
+    """The server unit binds 127.0.0.1 only (nobody else may send the headers that
+    --proxy-headers trusts), restarts, reads the production environment, and is locked down."""
+    argv = exec_start(DAPHNE_UNIT)
+    assert argv[argv.index("-b") + 1] == "127.0.0.1"
+    assert argv[argv.index("-p") + 1] == "%i"
+    assert "--proxy-headers" in argv
+    assert argv[argv.index("--websocket_connect_timeout") + 1] == "30"
+    assert unit_values(DAPHNE_UNIT, "Restart") == ["always"]
+    for unit in sorted(UNITS.glob("*.service")):
+        assert unit_values(unit, "User") == ["messengers"], unit
+        assert unit_values(unit, "EnvironmentFile") == ["/etc/messengers/production.env"], unit
+        assert unit_values(unit, "WorkingDirectory") == [APP_DIR], unit
+        for key, value in (
+            ("NoNewPrivileges", "yes"),
+            ("ProtectSystem", "strict"),
+            ("PrivateTmp", "yes"),
+        ):
+            assert unit_values(unit, key) == [value], (unit, key)
+    timer = UNITS / "messengers-housekeeping.timer"
+    assert unit_values(timer, "OnCalendar") == ["hourly"]
+    assert exec_start(HOUSEKEEPING_UNIT)[1:] == ["manage.py", "housekeeping"]
+
+
+def test_systemd_accepts_the_units(tmp_path: Path) -> None:
+    """`systemd-analyze verify` on the units installed in a root laid out as on the host.
+
+    systemd checks that each ExecStart names an executable file, so the root holds this
+    checkout's files at the production paths (copies: verify follows no link out of a root),
+    and Debian's own units that every service depends on.
+    """
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        servers.missing("systemd-analyze")
+    root = tmp_path / "root"
+    app = root / APP_DIR.lstrip("/")
+    for name in (".venv/bin/daphne", ".venv/bin/python", "deploy/release.sh"):
+        (app / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(servers.ROOT / name, app / name)
+    system_units = Path("/lib/systemd/system")
+    shutil.copytree(system_units, root / "lib/systemd/system", symlinks=True)
+    installed = root / "etc/systemd/system"
+    installed.mkdir(parents=True)
+    for unit in UNITS.iterdir():
+        shutil.copy(unit, installed / unit.name)
+    names = [
+        "messengers@8001.service",
+        "messengers@8002.service",
+        "messengers-release.service",
+        "messengers-housekeeping.service",
+        "messengers-housekeeping.timer",
+    ]
+    result = subprocess.run(
+        [analyze, "verify", f"--root={root}", *names],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    # verify exits 0 on unknown keys too, with a warning: any output is a finding.
+    assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), (
+        result.stdout + result.stderr
+    )
+
+
+def nginx_block(text: str, opening: str) -> str:
+    """The directives of the block that starts with `opening` (e.g. `location /ws/ {`)."""
+    start = text.index(opening) + len(opening)
+    depth, end = 1, start
+    while depth:
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        end += 1
+    return text[start : end - 1]
+
+
+def nginx_seconds(block: str, directive: str) -> int:
+    """The value of `directive` (written as `300s`) in `block`."""
+    match = re.search(rf"^\s*{directive}\s+(\d+)s;", block, re.MULTILINE)
+    assert match, f"{directive} is not set in seconds"
+    return int(match.group(1))
+
+
+def test_websockets_outlast_the_keepalive_in_nginx() -> None:
+    """A quiet but live websocket is closed by the server's silence limit, never by nginx:
+    its read and send timeouts on /ws/ are above WS_SILENCE_SECONDS (pages ping every 20 s)."""
+    from django.conf import settings
+
+    block = nginx_block(SITE.read_text(), "location /ws/ {")
+    for directive in ("proxy_read_timeout", "proxy_send_timeout"):
+        assert nginx_seconds(block, directive) > settings.WS_SILENCE_SECONDS, directive
+
+
+# --- over https -----------------------------------------------------------------------------
+
+
+@dataclass
+class Posted:
+    """What came back from posting the home page's form."""
+
+    status: int
+    headers: http.client.HTTPMessage
+    csrf_cookie: str
+    """The Set-Cookie header of the home page that carried the CSRF cookie."""
+
+
+def create_table(deployment: Deployment, source: str, headers: dict[str, str]) -> Posted:
+    """Load the home page and post its form from `source`, as a browser would."""
+    connection = https(deployment, source)
+    try:
+        connection.request("GET", "/")
+        home = connection.getresponse()
+        body = home.read().decode()
+        assert home.status == 200, body
+        cookies = home.headers.get_all("Set-Cookie") or []
+        csrf_cookie = next(c for c in cookies if c.startswith("csrftoken="))
+        form_token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+        assert form_token, "the home page has no CSRF token"
+        connection.request(
+            "POST",
+            "/tables",
+            body=urlencode({**FORM, "csrfmiddlewaretoken": form_token.group(1)}),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": csrf_cookie.split(";", 1)[0],
+                "Origin": deployment.url,
+                "Referer": f"{deployment.url}/",
+                **headers,
+            },
+        )
+        response = connection.getresponse()
+        response.read()
+        return Posted(response.status, response.headers, csrf_cookie)
+    finally:
+        connection.close()
+
+
+def cookie_flags(set_cookie: str) -> set[str]:
+    """The attribute names of a Set-Cookie header, lower-cased (`secure`, `httponly`, ...)."""
+    return {part.split("=", 1)[0].strip().lower() for part in set_cookie.split(";")[1:]}
+
+
+def test_a_form_posted_over_https_passes_csrf_with_secure_cookies(
+    deployment: Deployment,
+) -> None:
+    """Creating a table through nginx: the CSRF check passes, and both cookies are Secure."""
+    response = create_table(deployment, "127.0.0.1", {})
+    assert response.status == 302, response.status
+    assert re.fullmatch(r"/t/[a-z0-9]{8}", response.headers["Location"])
+    assert "secure" in cookie_flags(response.csrf_cookie)
+    session = next(c for c in response.headers.get_all("Set-Cookie") if c.startswith("sessionid="))
+    assert "secure" in cookie_flags(session)
+
+
+def test_limits_count_the_client_address_that_nginx_passes_on(deployment: Deployment) -> None:
+    """TABLES_PER_HOUR is reached from one client address and not from another, and a client
+    cannot escape it by sending its own X-Forwarded-For: nginx replaces that header.
+
+    Without Daphne's --proxy-headers every request would come from nginx's address and all
+    clients would share one count; with nginx appending to a forged header, the forged address
+    would be counted instead.
+    """
+    clients = iter(LOOPBACK_CLIENTS)
+    while True:
+        # The counts are per clock hour: a run that straddles the hour starts again afresh.
+        hour = int(time.time()) // 3600
+        limited, other = next(clients), next(clients)
+        statuses = [
+            create_table(deployment, limited, {}).status for _ in range(TABLES_PER_HOUR + 1)
+        ]
+        forged = create_table(deployment, limited, {"X-Forwarded-For": "198.51.100.7"}).status
+        fresh = create_table(deployment, other, {}).status
+        if int(time.time()) // 3600 == hour:
+            break
+    assert statuses == [302] * TABLES_PER_HOUR + [429], statuses
+    assert forged == 429
+    assert fresh == 302
+
+
+def test_plain_http_is_redirected_to_https(deployment: Deployment) -> None:
+    """http:// on the public port 80 and on the https port itself both redirect to https://."""
+    connection = http.client.HTTPConnection("127.0.0.1", deployment.http_port, timeout=30)
+    connection.request("GET", "/t/abcdefgh?x=1", headers={"Host": "localhost"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    assert response.status == 301
+    assert response.headers["Location"] == "https://localhost/t/abcdefgh?x=1"
+
+    connection = http.client.HTTPConnection("127.0.0.1", deployment.https_port, timeout=30)
+    connection.request("GET", "/healthz")
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    assert response.status == 301
+    assert response.headers["Location"] == f"https://127.0.0.1:{deployment.https_port}/healthz"
+
+
+def get(deployment: Deployment, path: str) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """GET `path` over https: status, headers and body."""
+    connection = https(deployment)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+def test_health_static_files_and_no_metrics_from_outside(deployment: Deployment) -> None:
+    """/healthz answers through nginx; static files come from STATIC_ROOT, hashed names
+    cached for good and others revalidated; /metrics never reaches a process."""
+    status, _, body = get(deployment, "/healthz")
+    assert status == 200, body
+    assert b'"database": "ok"' in body and b'"channel_layer": "ok"' in body
+
+    status, headers, body = get(deployment, "/static/game/table.js")
+    assert status == 200
+    assert body == (deployment.static_root / "game" / "table.js").read_bytes()
+    assert headers["Content-Type"] == "application/javascript"
+    assert headers["Cache-Control"] == "no-cache"
+    # A name as manifest storage writes it: the file's content hash before the extension.
+    hashed = deployment.static_root / "game" / "table.0123456789ab.js"
+    shutil.copy(deployment.static_root / "game" / "table.js", hashed)
+    status, headers, _ = get(deployment, "/static/game/table.0123456789ab.js")
+    assert status == 200
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+
+    status, _, _ = get(deployment, "/metrics")
+    assert status == 404
+    assert not any("/metrics" in log for log in deployment.logs())
+
+
+def test_housekeeping_runs_as_its_unit_says(deployment: Deployment) -> None:
+    """The timer's service runs `manage.py housekeeping` against the production database."""
+    argv = exec_start(HOUSEKEEPING_UNIT)
+    assert argv[0] == f"{APP_DIR}/.venv/bin/python"
+    result = subprocess.run(
+        [sys.executable, *argv[1:]],
+        cwd=servers.ROOT,
+        env=servers.child_env(deployment.env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("removed: 0 stale connection(s)"), result.stdout
+
+
+# --- a game in the browser ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tls_browser(chromium_executable: Path) -> Iterator[Browser]:
+    """Chromium as the conftest's `browser`, trusting the test's self-signed certificate."""
+    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(chromium_executable),
+            headless=True,
+            args=[*CHROMIUM_ARGS, "--ignore-certificate-errors"],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+KILL_AT = 15
+"""Decisions made when the table's process is killed: Bob is about to place the tile of turn 6,
+after a message was drawn and resolved."""
+
+
+def serving_process(deployment: Deployment, code: str) -> int:
+    """Which Daphne serves the table `code`: the only one whose access log names it.
+
+    All its pages, its seat QR codes and its websockets went to that one process, since nginx
+    hashes on the code.
+    """
+    logs = deployment.logs()
+    serving = [i for i, log in enumerate(logs) if f"WSCONNECT /ws/t/{code}" in log]
+    assert len(serving) == 1, f"the table's websockets went to processes {serving}"
+    (index,) = serving
+    assert f"GET /t/{code}" in logs[index]
+    others = [log for i, log in enumerate(logs) if i != index]
+    assert not any(f"/t/{code}" in log for log in others), "a request of the table went elsewhere"
+    return index
+
+
+def wait_until(page: Page, condition: Callable[[], bool], timeout_ms: int, what: str) -> None:
+    """Let `page` handle its events until `condition()` holds (Playwright's sync API delivers
+    events only while it waits), or fail naming `what`."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen"
+        page.wait_for_timeout(100)
+
+
+def test_a_game_goes_on_when_its_process_is_killed(
+    tls_browser: Browser, deployment: Deployment
+) -> None:
+    """Two players and a projector play a whole game over https and wss through nginx. Halfway,
+    the Daphne process serving their table is killed with SIGKILL: every page reconnects through
+    nginx to the other process, shows the same state, and the game goes on to the end. The
+    downloaded record holds every decision exactly once."""
+    console = ConsoleWatch()
+    table = open_table(tls_browser, deployment, console)  # only its .url is used
+    assert table.ann.page.url.startswith(f"{deployment.url}/t/")
+    code = table.ann.page.url.rsplit("/", 1)[1]
+    table.expect_all(expected_view(0))
+    pages = {"Ann": table.ann.page, "Bob": table.bob.page, "projector": table.projector}
+    opened = dict.fromkeys(pages, 0)
+    for who, page in pages.items():
+        page.on("websocket", lambda _socket, who=who: opened.__setitem__(who, opened[who] + 1))
+
+    for index, action in enumerate(PLAN):
+        pending = expected_view(index)["pending"]
+        player = table.players[action["seat"]]
+        if action["type"] == "place_tile":
+            place_tile(player, action, pending)
+        else:
+            PERFORM[action["type"]](player, action, pending)
+        view = expected_view(index + 1)
+        table.expect_all(view)
+        if index + 1 != KILL_AT:
+            continue
+
+        victim = serving_process(deployment, code)
+        survivor = deployment.daphnes[1 - victim]
+        deployment.daphnes[victim].kill()
+        for who, page in pages.items():
+            wait_until(
+                page, lambda who=who: opened[who] > 0, RECONNECT_TIMEOUT_MS, f"{who} reconnecting"
+            )
+        table.expect_live(timeout=RECONNECT_TIMEOUT_MS)
+        assert f"WSCONNECT /ws/t/{code}" in survivor.log_path.read_text(errors="replace")
+        # nginx passed the first request that found the killed process on to the other one
+        # (proxy_next_upstream): no page ever got an error.
+        failed = [
+            line
+            for line in deployment.access_log.read_text().splitlines()
+            if re.search(r'" 5\d\d ', line)
+        ]
+        assert not failed, failed
+        # Everything acknowledged before the kill is still there: same version, same game.
+        table.expect_all(view)
+
+    assert view["finished"]
+    for player in table.players:
+        expect(player.page.locator("#dock h3").first).to_have_text("Game over")
+    link = table.ann.page.locator("#dock a[download]")
+    with table.ann.page.expect_download() as download:
+        link.click()
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert record["actions"] == PLAN
+    final = replay(record).state
+    assert {p.name: p.score for p in final.players} == FINAL_SCORES
+    assert not console.errors, "\n".join(console.errors)
+    for page in pages.values():
+        page.context.close()
+
+    # The seats' secrets reached no log on the way (personal links carry them in the fragment).
+    tokens = seat_tokens(deployment, code)
+    assert len(tokens) == 2
+    nginx_logs = (deployment.access_log, deployment.access_log.with_name("error.log"))
+    logs = [*deployment.logs(), deployment.nginx_log.read_text()]
+    logs += [path.read_text() for path in nginx_logs]
+    assert not [token for token in tokens if any(token in log for log in logs)]
+
+
+def seat_tokens(deployment: Deployment, code: str) -> list[str]:
+    """The secret tokens of the seats at table `code`, read from the database."""
+    import psycopg
+
+    with psycopg.connect(deployment.env["DATABASE_URL"]) as connection:
+        rows = connection.execute(
+            "SELECT seat.token FROM game_seat seat JOIN game_table t ON t.id = seat.table_id"
+            " WHERE t.code = %s",
+            (code,),
+        ).fetchall()
+    return [token for (token,) in rows]
