@@ -71,6 +71,49 @@ def random_command(state: GameState, rng: random.Random) -> tuple[int, cmd.Comma
     raise ValueError(f"unknown decision {kind!r}")
 
 
+def legal_commands(waiting: dict[str, Any]) -> list[cmd.Command]:
+    """Every legal command for the decision ``waiting`` (a ``views.pending`` result), in the
+    order ``pending`` lists the choices.
+
+    Choices that take free input at a tabletop game (points counted at the table) are left out:
+    ``end_turn`` offers only ending the turn, ``finish`` only finishing, and a message's action
+    only where the app knows its points. ``message 8`` with optional scoring is listed both with
+    and without scoring.
+    """
+    kind = waiting["type"]
+    if kind == "place_tile":
+        return [
+            cmd.PlaceTile(spot["x"], spot["y"], rotation)
+            for spot in waiting["placements"]
+            for rotation in spot["rotations"]
+        ]
+    if kind == "place_follower":
+        spots = [cmd.PlaceFollower(spot["feature"], spot.get("at")) for spot in waiting["spots"]]
+        return [cmd.SkipFollower(), *spots]
+    if kind == "choose_figure":
+        return [cmd.ChooseFigure(option["figure"]) for option in waiting["options"]]
+    if kind == "resolve_message":
+        commands: list[cmd.Command] = []
+        for choice in waiting["choices"]:
+            if choice["choice"] == "points":
+                commands.append(cmd.ResolveMessage("points"))
+            elif choice.get("entered_at_table"):
+                continue
+            elif "x" in choice:
+                where = (choice["x"], choice["y"], choice["feature"], choice.get("at"))
+                commands.append(cmd.ResolveMessage("action", *where))
+                if choice["score_optional"]:
+                    commands.append(cmd.ResolveMessage("action", *where, score=False))
+            else:
+                commands.append(cmd.ResolveMessage("action"))
+        return commands
+    if kind == "end_turn":
+        return [cmd.EndTurn()]
+    if kind == "finish":
+        return [cmd.Finish()]
+    raise ValueError(f"unknown decision {kind!r}")
+
+
 def play_random_game(
     players: Sequence[str],
     preset: str,

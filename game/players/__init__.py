@@ -1,0 +1,11 @@
+"""Computer players: pure Python beside the engine (no Django, Channels or Redis).
+
+``decide(level, seat_view(state, seat), rng)`` gives the command a seat sends; see
+``docs/players.md``.
+"""
+
+from game.engine.seat_view import SeatView, seat_view
+
+from .decide import LEVELS, NotThisSeatsDecision, UnknownLevel, decide
+
+__all__ = ["LEVELS", "NotThisSeatsDecision", "SeatView", "UnknownLevel", "decide", "seat_view"]
