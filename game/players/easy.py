@@ -44,9 +44,8 @@ def _claimable(board: Board, x: int, y: int) -> list[tuple[int, Segment]]:
     found = []
     for index in range(len(board.tiles[(x, y)].features)):
         feature = board.feature_at((x, y, index))
-        if not feature.followers and feature.kind is not FeatureKind.FIELD:
-            if board.is_complete(feature):
-                found.append((completed_value(board, feature), (x, y, index)))
+        if not feature.followers and board.is_complete(feature):
+            found.append((completed_value(board, feature), (x, y, index)))
     return found
 
 
