@@ -92,7 +92,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy game/engine
+	$(BIN)/mypy game/engine game/players
 
 format: venv
 	$(BIN)/ruff check --fix .

@@ -53,7 +53,8 @@ def place_tile(seen: SeatView, rng: random.Random) -> cmd.Command:
     state = seen.state
     assert state.board is not None and state.tile is not None and seen.pending is not None
     has_follower = state.players[seen.seat].followers > 0
-    best, choices = -1, []
+    best = -1
+    choices: list[tuple[int, int, int]] = []
     for spot in seen.pending["placements"]:
         x, y = spot["x"], spot["y"]
         for rotation in spot["rotations"]:

@@ -147,11 +147,12 @@ def message_value(state: GameState, seat: int) -> float:
         return float(MESSAGE_POINTS)
     total = 0.0
     for action in MessageAction:
+        best: float
         if action is MessageAction.SCORE_AND_RETURN:
             targets = return_targets(board, seat, state.options.score_and_return)
             best = max((t.points for t in targets), default=0)
         elif action is MessageAction.EXTRA_TILE:
-            best = EXTRA_TILE_VALUE if state.bag else 0
+            best = EXTRA_TILE_VALUE if state.bag else 0.0
         else:
             offer = action_offer(board, seat, action, bool(state.bag))
             best = 0 if offer is None else offer.points
