@@ -113,3 +113,10 @@ bench-ws: venv
 .PHONY: bench-reliability
 bench-reliability: venv
 	$(BIN)/python bench/reliability.py
+
+# Computer players (docs/players.md): the strong level against random play and against the
+# easy level, 100 two-player games each (docs/performance.md, "Computer players").
+.PHONY: bench-bots
+bench-bots: venv
+	$(BIN)/python bench/bot_match.py --a strong --b random --games 100 --preset c2-hig
+	$(BIN)/python bench/bot_match.py --a strong --b easy --games 100 --preset c2-hig

@@ -118,13 +118,16 @@ def coming_awards(state: GameState, seat: int) -> list[int]:
 
 def best_figure(state: GameState, seat: int, points: int) -> Figure:
     """The figure for an award of ``points`` now: one that lets the round earn a message if any
-    does; otherwise one that leaves the two figures on different spaces modulo 5 (so that more
-    future amounts land on a dark space); else the meeple."""
+    does; otherwise, under the alone rule during another player's turn, one that ends on a dark
+    space (where it blocks the active player's landing); otherwise one that leaves the two
+    figures on different spaces modulo 5 (so that more future amounts land on a dark space);
+    else the meeple."""
     awards = [points, *coming_awards(state, seat)][:MAX_AWARDS]
     plans = assignments(state, seat, len(awards))
     drawing = may_draw(state, seat)
     movements = state.movements or ()
-    best: tuple[int, int, int] | None = None
+    blocking = state.options.alone_rule and seat != state.active
+    best: tuple[int, int, int, int] | None = None
     choice = plans[0][0]
     player = state.players[seat]
     for plan in plans:
@@ -133,7 +136,11 @@ def best_figure(state: GameState, seat: int, points: int) -> Figure:
         for amount, figure in zip(awards, plan, strict=True):
             totals[figure] += amount
         residues = {total % DARK_EVERY for total in totals.values()}
-        score = (int(earns), len(residues), int(plan[0] is Figure.MEEPLE))
+        blocks = blocking and any(
+            totals[figure] % DARK_EVERY == 0 and totals[figure] != player.points_on(figure)
+            for figure in _FIGURES
+        )
+        score = (int(earns), int(blocks), len(residues), int(plan[0] is Figure.MEEPLE))
         if best is None or score > best:
             best, choice = score, plan[0]
     return choice
