@@ -173,3 +173,20 @@ def test_strong_takes_two_points_when_the_action_pays_less() -> None:
         revealed("c1-zmg", MessageAction.SMALLEST_ROAD, [(2, 2), (0, 0)], (1,)), "strong"
     )
     assert (resolved(events)["choice"], resolved(events)["points"]) == ("points", 2)
+
+
+def test_strong_blocks_a_dark_space_in_another_players_turn() -> None:
+    """messengers.md §3 alone_rule=on (c2-zmg), §5: points another player scores in the active
+    player's turn never draw, but a figure left on a dark space blocks the active player's
+    landing there. Seat 1 takes 2 points from meeple 0 and messenger 3: the messenger to 5."""
+    state = awarding("c2-zmg", [], [(0, 0), (0, 3)])
+    state = dataclasses.replace(state, agenda=(Award(1, 2, "city"), *state.agenda))
+    state, events = play_out(state, "strong", seat=1)
+    points = [e for e in events if e["type"] == "points"]
+    assert [(e["seat"], e["figure"], e["total"]) for e in points] == [(1, "messenger", 5)]
+    assert drawn(events, seat=1) == []
+    # Without the alone rule nothing is blocked: the figures are spread instead (2 and 3).
+    state = awarding("c2-hig", [], [(0, 0), (0, 3)])
+    state = dataclasses.replace(state, agenda=(Award(1, 2, "city"), *state.agenda))
+    state, events = play_out(state, "strong", seat=1)
+    assert state.players[1].meeple == 2
