@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from game.engine import commands as cmd
+from game.engine.autoplay import legal_commands
 from game.engine.presets import PRESETS
 from game.engine.seat_view import seat_view
 from game.engine.state import GameState, apply, new_game
@@ -117,6 +118,22 @@ def test_tabletop_decisions_are_answered(level: str) -> None:
     state = answer(state)
     assert state.finished
     assert asked == TABLETOP_DECISIONS
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_listed_command_is_legal(preset: str) -> None:
+    """``autoplay.legal_commands`` lists only commands the engine accepts, at every decision of
+    a random game (the random level picks among them)."""
+    rng = random.Random(preset)
+    state, _ = new_game(["A", "B", "C"], preset, seed=9)
+    while not state.finished:
+        waiting = pending(state)
+        assert waiting is not None
+        listed = legal_commands(waiting)
+        assert listed
+        for command in listed:
+            apply(state, waiting["seat"], command)
+        state, _ = apply(state, waiting["seat"], rng.choice(listed))
 
 
 def test_unknown_level_and_other_seats_decision_are_refused() -> None:

@@ -20,6 +20,9 @@ from game.engine.tiles import FeatureKind
 from .evaluate import Estimator, objective
 from .figures import EXTRA_TILE_VALUE, best_figure, can_earn, message_value
 
+EXTRA_TILE_MESSAGE_SHARE = 0.2
+"""The part of a message's worth counted for an extra tile placed at once (``immediate``): its
+scoring is a new round that may earn one."""
 _AROUND = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 
 
@@ -210,7 +213,7 @@ def resolve_message(seen: SeatView, rng: random.Random) -> cmd.Command:
             points = 0
             totals[seat] += EXTRA_TILE_VALUE
             if state.options.extra_tile is ExtraTile.IMMEDIATE:
-                totals[seat] += position.message * 0.2
+                totals[seat] += position.message * EXTRA_TILE_MESSAGE_SHARE
             command = cmd.ResolveMessage("action")
         else:
             points = choice["points"]
