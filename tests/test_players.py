@@ -3,7 +3,9 @@ kind of decision answered, and the levels' limits (messengers.md, base-game.md).
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from game.engine.views import pending
 from game.players import LEVELS, NotThisSeatsDecision, UnknownLevel, decide
 from game.players.match import play_game
 
+WEB_PACKAGES = frozenset({"django", "channels", "daphne", "redis", "channels_redis"})
 BOARD_DECISIONS = {"place_tile", "place_follower", "choose_figure", "resolve_message"}
 TABLETOP_DECISIONS = {"end_turn", "finish", "choose_figure", "resolve_message"}
 
@@ -150,3 +153,23 @@ def test_a_decision_is_the_json_a_browser_sends() -> None:
     assert command["type"] == "place_tile"
     assert set(command) == {"type", "x", "y", "rotation"}
     assert cmd.parse_command(command).to_action(0) == {"seat": 0, **command}
+
+
+def test_players_import_only_the_engine() -> None:
+    """Like the import-linter contract in pyproject.toml, for where it does not run: game.players
+    imports the standard library and game.engine, nothing of the web layer."""
+    root = Path(__file__).resolve().parent.parent
+    problems = []
+    for path in sorted((root / "game" / "players").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            for name in names:
+                top = name.split(".", 1)[0]
+                inside = name.startswith(("game.engine", "game.players"))
+                if top in WEB_PACKAGES or (top == "game" and not inside):
+                    problems.append(f"{path.name}:{node.lineno} imports {name}")
+    assert problems == []
