@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 from django.test import override_settings
 
-from game.lobby import LobbyError, rematch, start_game
+from game.lobby import LobbyError, create_table, join_table, rematch, start_game
 from game.models import Seat, Table
 from tests.test_consumers import Client, assert_nothing_hidden, command, make_table
 
@@ -250,4 +250,38 @@ async def test_a_rematch_of_a_rematch_moves_the_start_player_on_again() -> None:
     third = (await ann.receive("rematch"))["code"]
     assert [name for name, _, _ in await seats_of(third)] == ["Ann", "Bob"]
     for client in (bob, ann):
+        await client.close()
+
+
+@short_stacks
+async def test_a_tabletop_rematch_keeps_the_mode_and_turns_the_seats() -> None:
+    table, host = await database_sync_to_async(create_table)(
+        preset="c1-zmg", mode="tabletop", seats=3, name="Ann", colour="blue"
+    )
+    bob = await database_sync_to_async(join_table)(table.code, name="Bob", colour="orange")
+    await database_sync_to_async(start_game)(table.code, host.token)
+    ann_page, bob_page = clients = await seated(table.code, [host.token, bob.token])
+
+    await bob_page.send({"type": "rematch"})
+    assert (await bob_page.receive("error"))["code"] == "not_finished"
+    for version, body in enumerate([{"type": "end_game"}, {"type": "finish"}]):
+        await ann_page.send(command(version, f"t{version}", body))
+        for client in clients:
+            await client.receive("update")
+    for client in clients:
+        assert (await client.receive("snapshot"))["table"]["status"] == "finished"
+    await bob_page.send({"type": "rematch"})
+    moves = [await client.receive("rematch") for client in clients]
+
+    new = await database_sync_to_async(Table.objects.get)(code=moves[0]["code"])
+    assert (new.mode, new.max_seats, new.status) == ("tabletop", 3, Table.Status.PLAYING)
+    seats = await seats_of(new.code)
+    assert [name for name, _, _ in seats] == ["Bob", "Ann"]
+    assert [new_token(move["rejoin_url"]) for move in moves] == [seats[1][2], seats[0][2]]
+    # Bob holds seat 0 now, and with it the host's console.
+    bob_there = Client(new.code, seats[0][2], [])
+    snapshot = await bob_there.connect()
+    assert snapshot["table"]["creator"] is True
+    assert [link["seat"] for link in snapshot["table"]["seat_links"]] == [0, 1]
+    for client in (*clients, bob_there):
         await client.close()

@@ -5,6 +5,8 @@
 
 import { TableConnection } from "./connection.js";
 import { renderScoreboard, colourOf, escapeHtml as esc, isDark, isolate, nameHtml } from "./scoreboard.js";
+import { TurnAlerts } from "./alerts.js";
+import { goToRematch, previousHtml, rematchHtml } from "./rematch.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -32,6 +34,8 @@ const s = {
   draft: { seat: null, also: [], multi: false, points: null, typed: false, category: null },
   queue: [],
   draftKey: "",
+  // the next snapshot is a connection's first: it notes where the game stands, never alerts
+  fresh: true,
 };
 
 // --- who may do what -------------------------------------------------------------------------
@@ -49,10 +53,14 @@ function swatch(seat) {
 
 // --- connection ------------------------------------------------------------------------------
 
+const alerts = new TurnAlerts(code, $("#alerts"));
+
 const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     s.view = msg.view;
+    alerts.observe(msg.view, msg.table.you, s.fresh);
+    s.fresh = false;
     s.busy = null;
     render();
   },
@@ -63,6 +71,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     s.view = msg.view;
+    alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     if (!s.busy && s.queue.length) {
       // The next score of a shared feature, made against the version just received.
@@ -83,8 +92,15 @@ const connection = new TableConnection(code, {
     toast(msg.code === "stale" ? "The scores moved on; please enter that again." : msg.message || msg.code, "error");
     render();
   },
+  onRematch(msg) {
+    toast("Next game: taking you to its table…", "message");
+    goToRematch(msg);
+  },
   onStatus(status) {
-    if (status === "open") s.everOpen = true;
+    if (status === "open") {
+      s.everOpen = true;
+      s.fresh = true;
+    }
     s.link = status;
     renderLink();
   },
@@ -341,7 +357,7 @@ function messageHtml(p) {
 
 function gameOverHtml() {
   const record = s.table.record_url ? `<a class="btn" href="${esc(s.table.record_url)}" download>Download record</a>` : "";
-  return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>`;
+  return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>`;
 }
 
 /** The latest entry that still counts, in words, with its undo button where allowed. */
@@ -393,7 +409,7 @@ function renderPlayers() {
     html += `<fieldset class="pref"><legend>My points usually go to</legend>${opt("ask", "ask each time")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
   }
   fill($("#players"), html);
-  fill($("#my-links"), `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>`);
+  fill($("#my-links"), `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${previousHtml(s.table)}`);
 }
 
 function renderLog(jump) {
@@ -416,6 +432,13 @@ document.addEventListener("click", (e) => {
   const v = s.view;
   const p = v?.pending;
   switch (b.dataset.act) {
+    case "rematch":
+      if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      else b.disabled = true;
+      break;
+    case "next-game":
+      goToRematch(s.table.rematch);
+      break;
     case "seat":
       toggleSeat(Number(b.dataset.seat));
       renderPanel();

@@ -5,6 +5,8 @@
 import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
+import { TurnAlerts } from "./alerts.js";
+import { goToRematch, previousHtml, rematchHtml } from "./rematch.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -46,7 +48,11 @@ const s = {
   focus: null,
   busy: null,
   viewKey: "",
+  // the next snapshot is a connection's first: it notes where the game stands, never alerts
+  fresh: true,
 };
+
+const alerts = new TurnAlerts(code, $("#alerts"));
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -99,6 +105,8 @@ const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     setView(msg.view);
+    alerts.observe(msg.view, msg.table.you, s.fresh);
+    s.fresh = false;
     s.busy = null;
     render();
   },
@@ -109,6 +117,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     setView(msg.view);
+    alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     s.lines.push(...(msg.lines || []));
     announce(msg);
@@ -125,8 +134,15 @@ const connection = new TableConnection(code, {
     toast(text || msg.code, "error");
     render();
   },
+  onRematch(msg) {
+    toast("Next game: taking you to its table…", "message");
+    goToRematch(msg);
+  },
   onStatus(status) {
-    if (status === "open") s.everOpen = true;
+    if (status === "open") {
+      s.everOpen = true;
+      s.fresh = true;
+    }
     s.link = status;
     renderLink();
   },
@@ -608,7 +624,7 @@ function gameOverHtml() {
     .filter((l) => !/^Final ranking/.test(l))
     .map((l) => `<li>${esc(l)}</li>`)
     .join("");
-  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
+  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
 }
 
 function renderPlayers() {
@@ -642,7 +658,7 @@ function renderPlayers() {
   fill($("#players"), html);
   fill(
     $("#my-links"),
-    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}`,
+    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${previousHtml(s.table)}`,
   );
 }
 
@@ -705,6 +721,13 @@ document.addEventListener("click", (e) => {
     case "start":
       if (!connection.send({ type: "start" })) toast("Not connected", "error");
       b.disabled = true;
+      break;
+    case "rematch":
+      if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      else b.disabled = true;
+      break;
+    case "next-game":
+      goToRematch(s.table.rematch);
       break;
     case "rotate-hand": rotate(Number(b.dataset.dir)); break;
     case "rotate": rotate(1); break;
