@@ -155,6 +155,12 @@ def test_play_again_takes_every_page_to_the_next_game(server: str, browser: Brow
     for page in (ann, bob):
         expect(status_bar(page)).to_have_text("Game over")
     expect(projector.locator("main.pj")).to_have_attribute("data-status", "finished")
+    # A spectator watching the end has no "Play again" to press, but follows the players.
+    spectator = context(browser, server).new_page()
+    watch.watch(spectator, "spectator")
+    spectator.goto(f"/t/{code}")
+    expect(status_bar(spectator)).to_have_text("Game over")
+    expect(dock_button(spectator, "rematch")).to_have_count(0)
     again = dock_button(bob, "rematch")
     expect(again).to_have_text("Play again")
     again.tap()
@@ -172,10 +178,12 @@ def test_play_again_takes_every_page_to_the_next_game(server: str, browser: Brow
     expect(status_bar(bob)).to_have_text("Your turn: place tile W")
     expect(status_bar(ann)).to_have_text("Bob is placing tile W")
     expect(projector.locator("main.pj")).to_have_attribute("data-status", "playing")
+    spectator.wait_for_url(re.compile(rf"/t/{new}$"))
+    expect(spectator.locator(".tp-me")).to_have_text("Watching")
     expect(ann.locator("#players .p-name")).to_contain_text(["Bob", "Ann (you)"])
 
     # The finished game's record stays downloadable, linked from the new table.
-    previous = ann.locator("#my-links .previous-game a", has_text="its record")
+    previous = ann.locator(".previous-game a", has_text="its record")
     expect(previous).to_have_attribute("href", f"/t/{code}/record.json")
     record = ann.request.get(f"/t/{code}/record.json")
     assert record.status == 200
@@ -185,7 +193,8 @@ def test_play_again_takes_every_page_to_the_next_game(server: str, browser: Brow
     # The old table, visited later, leads to the next game, seated.
     ann.goto(f"/t/{code}")
     expect(status_bar(ann)).to_have_text("Game over")
-    dock_button(ann, "next-game").click()
+    expect(dock_button(ann, "rematch")).to_have_text("Next game →")
+    dock_button(ann, "rematch").click()
     ann.wait_for_url(re.compile(rf"/t/{new}$"))
     expect(ann.locator(".tp-me")).to_contain_text("Ann")
     expect(status_bar(ann)).to_have_text("Bob is placing tile W")
@@ -193,8 +202,8 @@ def test_play_again_takes_every_page_to_the_next_game(server: str, browser: Brow
     watcher = context(browser, server).new_page()
     watch.watch(watcher, "watcher")
     watcher.goto(f"/t/{code}")
-    expect(dock_button(watcher, "rematch")).to_have_count(0)
-    dock_button(watcher, "next-game").click()
+    expect(dock_button(watcher, "rematch")).to_have_text("Next game →")
+    dock_button(watcher, "rematch").click()
     watcher.wait_for_url(re.compile(rf"/t/{new}$"))
     expect(watcher.locator(".tp-me")).to_have_text("Watching")
     assert watch.errors == []

@@ -28,7 +28,7 @@ from messengers.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-FRAME_TYPES = ["command", "preference", "start", "add_player", "sync", "history", "ping"]
+FRAME_TYPES = ["command", "preference", "start", "add_player", "rematch", "sync", "history", "ping"]
 KEYS = ["type", "version", "id", "command", "seat", "figure", "name", "colour", "before"]
 COMMAND_KEYS = ["type", "x", "y", "rotation", "feature", "at", "figure", "choice", "points"]
 COMMAND_KEYS += ["score", "category", "seat"]

@@ -5,8 +5,6 @@
 
 import { TableConnection } from "./connection.js";
 import { renderScoreboard, colourOf, escapeHtml as esc, isDark, isolate, nameHtml } from "./scoreboard.js";
-import { TurnAlerts } from "./alerts.js";
-import { goToRematch, previousHtml, rematchHtml } from "./rematch.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -34,8 +32,7 @@ const s = {
   draft: { seat: null, also: [], multi: false, points: null, typed: false, category: null },
   queue: [],
   draftKey: "",
-  // the next snapshot is a connection's first: it notes where the game stands, never alerts
-  fresh: true,
+  fresh: true, // a connection's first snapshot never alerts
 };
 
 // --- who may do what -------------------------------------------------------------------------
@@ -51,15 +48,27 @@ function swatch(seat) {
   return `<span class="sw" style="background:${c.hex};color:${c.ink}" title="${esc(c.label)}">${esc(seatInfo(seat)?.symbol || c.symbol)}</span>`;
 }
 
+// Loaded when needed: alerts for a seat's page, the rematch at the end.
+let alerts = null;
+async function watchTurns() {
+  if (alerts || you() == null) return;
+  const { TurnAlerts } = await import("./alerts.js");
+  alerts ||= new TurnAlerts(code, $("#alerts"));
+  alerts.observe(s.view, you(), true);
+}
+const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
+const rematchHtml = (t) =>
+  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
+
 // --- connection ------------------------------------------------------------------------------
 
-const alerts = new TurnAlerts(code, $("#alerts"));
 
 const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     s.view = msg.view;
-    alerts.observe(msg.view, msg.table.you, s.fresh);
+    if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
+    else watchTurns();
     s.fresh = false;
     s.busy = null;
     render();
@@ -71,7 +80,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     s.view = msg.view;
-    alerts.observe(msg.view, you(), false);
+    alerts?.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     if (!s.busy && s.queue.length) {
       // The next score of a shared feature, made against the version just received.
@@ -93,14 +102,11 @@ const connection = new TableConnection(code, {
     render();
   },
   onRematch(msg) {
-    toast("Next game: taking you to its table…", "message");
-    goToRematch(msg);
+    toast("Off to the next game…", "message");
+    followRematch(msg);
   },
   onStatus(status) {
-    if (status === "open") {
-      s.everOpen = true;
-      s.fresh = true;
-    }
+    if (status === "open") s.everOpen = s.fresh = true;
     s.link = status;
     renderLink();
   },
@@ -409,7 +415,7 @@ function renderPlayers() {
     html += `<fieldset class="pref"><legend>My points usually go to</legend>${opt("ask", "ask each time")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
   }
   fill($("#players"), html);
-  fill($("#my-links"), `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${previousHtml(s.table)}`);
+  fill($("#my-links"), `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>`);
 }
 
 function renderLog(jump) {
@@ -433,11 +439,9 @@ document.addEventListener("click", (e) => {
   const p = v?.pending;
   switch (b.dataset.act) {
     case "rematch":
-      if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      if (s.table.rematch) followRematch(s.table.rematch);
+      else if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
       else b.disabled = true;
-      break;
-    case "next-game":
-      goToRematch(s.table.rematch);
       break;
     case "seat":
       toggleSeat(Number(b.dataset.seat));

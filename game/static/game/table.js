@@ -5,8 +5,6 @@
 import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
-import { TurnAlerts } from "./alerts.js";
-import { goToRematch, previousHtml, rematchHtml } from "./rematch.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -48,11 +46,9 @@ const s = {
   focus: null,
   busy: null,
   viewKey: "",
-  // the next snapshot is a connection's first: it notes where the game stands, never alerts
-  fresh: true,
+  fresh: true, // a connection's first snapshot never alerts
 };
 
-const alerts = new TurnAlerts(code, $("#alerts"));
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -97,7 +93,17 @@ function absolute(url) {
   return url ? new URL(url, location.href).href : "";
 }
 
-// --- toasts --------------------------------------------------------------------------------
+// Loaded when needed: alerts for a seat's page, the rematch at the end.
+let alerts = null;
+async function watchTurns() {
+  if (alerts || you() == null) return;
+  const { TurnAlerts } = await import("./alerts.js");
+  alerts ||= new TurnAlerts(code, $("#alerts"));
+  alerts.observe(s.view, you(), true);
+}
+const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
+const rematchHtml = (t) =>
+  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -105,7 +111,8 @@ const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     setView(msg.view);
-    alerts.observe(msg.view, msg.table.you, s.fresh);
+    if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
+    else watchTurns();
     s.fresh = false;
     s.busy = null;
     render();
@@ -117,7 +124,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     setView(msg.view);
-    alerts.observe(msg.view, you(), false);
+    alerts?.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     s.lines.push(...(msg.lines || []));
     announce(msg);
@@ -135,14 +142,11 @@ const connection = new TableConnection(code, {
     render();
   },
   onRematch(msg) {
-    toast("Next game: taking you to its table…", "message");
-    goToRematch(msg);
+    toast("Off to the next game…", "message");
+    followRematch(msg);
   },
   onStatus(status) {
-    if (status === "open") {
-      s.everOpen = true;
-      s.fresh = true;
-    }
+    if (status === "open") s.everOpen = s.fresh = true;
     s.link = status;
     renderLink();
   },
@@ -658,7 +662,7 @@ function renderPlayers() {
   fill($("#players"), html);
   fill(
     $("#my-links"),
-    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${previousHtml(s.table)}`,
+    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}`,
   );
 }
 
@@ -723,11 +727,9 @@ document.addEventListener("click", (e) => {
       b.disabled = true;
       break;
     case "rematch":
-      if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      if (s.table.rematch) followRematch(s.table.rematch);
+      else if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
       else b.disabled = true;
-      break;
-    case "next-game":
-      goToRematch(s.table.rematch);
       break;
     case "rotate-hand": rotate(Number(b.dataset.dir)); break;
     case "rotate": rotate(1); break;
