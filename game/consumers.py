@@ -14,7 +14,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import observe, presence, snapshots
 from .converters import is_table_code
 from .frames import BadField, BadFrame, decode, text, whole
-from .lobby import LobbyError, add_player, start_game
+from .lobby import LobbyError, add_player, rematch, start_game
 from .metrics import OPEN_WEBSOCKETS
 from .models import Table
 from .services import UNCHANGED, Applied, CommandRefused, set_preference, submit_command
@@ -191,6 +191,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._group_send({"type": "table.changed"})
         return None
 
+    async def on_rematch(self, message: dict[str, Any]) -> int | None:
+        """The first "Play again" press creates the rematch and moves every page of the table
+        there; a later one (a late visitor, a second device, a double click) moves only its own
+        page to the same table."""
+        if self.seat is None or self.token is None:
+            raise CommandRefused("spectator", "Only the players of this game can start a rematch.")
+        _, created = await database_sync_to_async(rematch)(self.code, self.token)
+        if not created or not await self._group_send({"type": "table.rematch"}):
+            await self.table_rematch({})
+        return None
+
     async def on_sync(self, message: dict[str, Any]) -> None:
         await self._send_snapshot(with_history=True)
 
@@ -212,6 +223,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         "preference": on_preference,
         "start": on_start,
         "add_player": on_add_player,
+        "rematch": on_rematch,
         "sync": on_sync,
         "history": on_history,
         "ping": on_ping,
@@ -292,6 +304,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                     return
         except Exception:
             logger.exception("Refreshing the snapshot at table %s failed", self.code)
+
+    async def table_rematch(self, event: dict[str, Any]) -> None:
+        """Send this connection where the rematch is. The group's event names no seat and no
+        token: each connection looks up its own seat's new token, so no page ever receives
+        another seat's."""
+        try:
+            text = await database_sync_to_async(snapshots.rematch_message)(self.code, self.token)
+        except NoSuchTable:
+            return
+        if text is not None:
+            await self.send(text_data=text)
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "presence", "seats": event["seats"]}))

@@ -224,3 +224,72 @@ def start_game(code: str, token: str) -> Table:
         table.version = 0
         table.save(update_fields=["setup", "status", "version", "updated"])
     return table
+
+
+def rematch(code: str, token: str | None) -> tuple[Table, bool]:
+    """The finished game's rematch ("Play again"), and whether this call created it.
+
+    Any player of the finished game may ask; every later request (another player, another
+    device, another server process) gets the same new table, so a double click or two players
+    pressing at once make one rematch. The new table has the same edition, house rules, mode
+    and seat count, and the same players with their names, colours and figure preferences, each
+    with a new token; the seats turn by one, so that the start player moves on (the engine
+    always starts with seat 0), and the game starts at once: the players are all there. The
+    host role goes with seat 0, to the new start player.
+    """
+    try:
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(code=code)
+            seats = list(table.seats.all())
+            if not token or all(seat.token != token for seat in seats):
+                raise LobbyError(
+                    "Only the players of this game can start a rematch.", code="not_player"
+                )
+            existing = Table.objects.filter(rematch_of=table).first()
+            if existing is not None:
+                return existing, False
+            if table.status != Table.Status.FINISHED:
+                raise LobbyError("A rematch can start once the game is over.", code="not_finished")
+            new = Table.objects.create(
+                code=_free_code(),
+                preset=table.preset,
+                overrides=dict(table.overrides),
+                mode=table.mode,
+                max_seats=table.max_seats,
+                rematch_of=table,
+            )
+            turned = seats[1:] + seats[:1]
+            for index, old in enumerate(turned):
+                Seat.objects.create(
+                    table=new,
+                    index=index,
+                    name=old.name,
+                    colour=old.colour,
+                    preference=old.preference,
+                    token=new_token(),
+                )
+            host = new.seats.get(index=0)
+            return start_game(new.code, host.token), True
+    except IntegrityError:
+        # Another process created it between our look and our insert (the one-to-one link).
+        existing = Table.objects.filter(rematch_of__code=code).first()
+        if existing is None:
+            raise
+        return existing, False
+
+
+def rematch_seat(old: Seat) -> Seat | None:
+    """The seat that ``old``'s player holds at the rematch of its table, if there is one.
+
+    Found by colour, which is unique at a table and kept by the rematch.
+    """
+    return Seat.objects.filter(table__rematch_of_id=old.table_id, colour=old.colour).first()
+
+
+def _free_code() -> str:
+    """A table code no table uses yet (the unique column still has the last word)."""
+    for _ in range(5):
+        code = new_code()
+        if not Table.objects.filter(code=code).exists():
+            break
+    return code

@@ -39,7 +39,8 @@ for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
 
 COMMANDS: Final = Counter(
     "messengers_commands",
-    "Player actions handled (commands, figure preferences, starts, added players), by outcome"
+    "Player actions handled (commands, figure preferences, starts, added players, rematches),"
+    " by outcome"
     " (applied, refused, error), refusal code and type.",
     ["outcome", "code", "type"],
     registry=REGISTRY,

@@ -29,6 +29,11 @@ class Table(models.Model):
     """The record's head once the game has started: players, resolved options, seed, orders."""
     version = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+    """The finished table this one is the rematch of. One-to-one, so that a finished game has at
+    most one rematch however many pages (on however many servers) ask for it at once."""
 
     def __str__(self) -> str:
         return f"{self.code} ({self.preset}, {self.status})"

@@ -24,7 +24,7 @@ from .services import CommandRefused
 
 logger = logging.getLogger("game.commands")
 
-ACTIONS: Final = frozenset({"command", "preference", "start", "add_player"})
+ACTIONS: Final = frozenset({"command", "preference", "start", "add_player", "rematch"})
 """The frame types that may change a table; the others (sync, history, ping) only read."""
 
 INVALID: Final = "invalid"

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from . import presence
 from .engine.presets import PRESET_NAMES, resolve_options
-from .lobby import COLOURS
+from .lobby import COLOURS, rematch_seat
 from .models import Seat, Table
 from .narration import final_breakdown, narrate
 from .presence import connected_seats
@@ -104,7 +104,60 @@ def table_info(table: Table, seat: int | None) -> dict[str, Any]:
         "projector_url": reverse("projector", kwargs={"code": table.code}),
         "record_url": reverse("record", kwargs={"code": table.code}) if finished else None,
         "seat_links": _seat_links(table, seats) if seat == 0 and table.mode == "tabletop" else None,
+        "rematch": _rematch_info(table, own) if finished else None,
+        "previous": _previous_info(table),
     }
+
+
+def _rematch_info(table: Table, own: Seat | None) -> dict[str, Any] | None:
+    """Where the next game with the same players is, once someone pressed "Play again".
+
+    ``rejoin_url`` carries the token of the reader's own seat there (in the fragment, like
+    ``rejoin_url`` above), so only a seat's own pages ever receive it; None for a spectator.
+    """
+    new = Table.objects.filter(rematch_of=table).only("code").first()
+    if new is None:
+        return None
+    return rematch_links(new.code, None if own is None else rematch_seat(own))
+
+
+def rematch_links(code: str, seat: Seat | None) -> dict[str, Any]:
+    """The addresses of the rematch table ``code`` for the holder of ``seat`` (None: anyone)."""
+    return {
+        "code": code,
+        "url": reverse("table", kwargs={"code": code}),
+        "projector_url": reverse("projector", kwargs={"code": code}),
+        "rejoin_url": None if seat is None else rejoin_url(code, seat.token),
+    }
+
+
+def _previous_info(table: Table) -> dict[str, Any] | None:
+    """The finished game this table is the rematch of, with its record, for a link back."""
+    if table.rematch_of_id is None:
+        return None
+    previous = Table.objects.filter(pk=table.rematch_of_id).only("code").first()
+    if previous is None:
+        return None
+    return {
+        "code": previous.code,
+        "url": reverse("table", kwargs={"code": previous.code}),
+        "record_url": reverse("record", kwargs={"code": previous.code}),
+    }
+
+
+def rematch_message(code: str, token: str | None) -> str | None:
+    """The ``rematch`` message for one connection of the finished table ``code``: the new
+    table's addresses, with the token of this connection's own seat there and no other.
+
+    None when the table has no rematch (yet).
+    """
+    table = _table(code)
+    new = Table.objects.filter(rematch_of=table).only("code").first()
+    if new is None:
+        return None
+    own = Seat.objects.filter(table=table, token=token).first() if token else None
+    links = rematch_links(new.code, None if own is None else rematch_seat(own))
+    return json.dumps({"type": "rematch", **links}, separators=(",", ":"))
 
 
 def rejoin_url(code: str, token: str) -> str:

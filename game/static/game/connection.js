@@ -9,7 +9,7 @@ export class TableConnection {
   /**
    * @param {string} code table code
    * @param {object} handlers onSnapshot(msg), onHistory(msg), onUpdate(msg), onPresence(msg),
-   *   onError(msg), onStatus(status) with status "connecting" (first attempt), "open",
+   *   onError(msg), onRematch(msg), onStatus(status) with status "connecting" (first attempt), "open",
    *   "reconnecting" (dropped, or retrying after a drop) or "gone" (no such table)
    */
   constructor(code, handlers) {
@@ -87,6 +87,9 @@ export class TableConnection {
         break;
       case "presence":
         call("onPresence");
+        break;
+      case "rematch":
+        call("onRematch");
         break;
       case "pong":
         // An update this connection never received (its publication was lost): catch up.

@@ -32,6 +32,7 @@ const s = {
   draft: { seat: null, also: [], multi: false, points: null, typed: false, category: null },
   queue: [],
   draftKey: "",
+  fresh: true, // a connection's first snapshot never alerts
 };
 
 // --- who may do what -------------------------------------------------------------------------
@@ -47,12 +48,28 @@ function swatch(seat) {
   return `<span class="sw" style="background:${c.hex};color:${c.ink}" title="${esc(c.label)}">${esc(seatInfo(seat)?.symbol || c.symbol)}</span>`;
 }
 
+// Loaded when needed: alerts for a seat's page, the rematch at the end.
+let alerts = null;
+async function watchTurns() {
+  if (alerts || you() == null) return;
+  const { TurnAlerts } = await import("./alerts.js");
+  alerts ||= new TurnAlerts(code, $("#alerts"));
+  alerts.observe(s.view, you(), true);
+}
+const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
+const rematchHtml = (t) =>
+  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
+
 // --- connection ------------------------------------------------------------------------------
+
 
 const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     s.view = msg.view;
+    if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
+    else watchTurns();
+    s.fresh = false;
     s.busy = null;
     render();
   },
@@ -63,6 +80,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     s.view = msg.view;
+    alerts?.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     if (!s.busy && s.queue.length) {
       // The next score of a shared feature, made against the version just received.
@@ -83,8 +101,12 @@ const connection = new TableConnection(code, {
     toast(msg.code === "stale" ? "The scores moved on; please enter that again." : msg.message || msg.code, "error");
     render();
   },
+  onRematch(msg) {
+    toast("Off to the next game…", "message");
+    followRematch(msg);
+  },
   onStatus(status) {
-    if (status === "open") s.everOpen = true;
+    if (status === "open") s.everOpen = s.fresh = true;
     s.link = status;
     renderLink();
   },
@@ -341,7 +363,7 @@ function messageHtml(p) {
 
 function gameOverHtml() {
   const record = s.table.record_url ? `<a class="btn" href="${esc(s.table.record_url)}" download>Download record</a>` : "";
-  return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>`;
+  return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>`;
 }
 
 /** The latest entry that still counts, in words, with its undo button where allowed. */
@@ -416,6 +438,11 @@ document.addEventListener("click", (e) => {
   const v = s.view;
   const p = v?.pending;
   switch (b.dataset.act) {
+    case "rematch":
+      if (s.table.rematch) followRematch(s.table.rematch);
+      else if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      else b.disabled = true;
+      break;
     case "seat":
       toggleSeat(Number(b.dataset.seat));
       renderPanel();

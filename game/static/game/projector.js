@@ -356,8 +356,18 @@ function announce(events, view) {
 
 // The connection --------------------------------------------------------------------------------
 
+// A projector that showed this game being played follows its players to the rematch, also when
+// it learns of it only from a snapshot after a dropped connection; one opened on a finished game
+// stays on it (someone wants to look at that game).
+let sawPlay = false;
+
 new TableConnection(code, {
   onSnapshot(message) {
+    if (message.table.rematch && sawPlay) {
+      location.assign(message.table.rematch.projector_url);
+      return;
+    }
+    sawPlay = sawPlay || message.table.status === "playing";
     state.table = message.table;
     state.view = message.view;
     if (!message.view) state.lines = [];
@@ -368,6 +378,7 @@ new TableConnection(code, {
     render();
   },
   onUpdate(message) {
+    sawPlay = true;
     state.view = message.view;
     if (message.view?.finished && state.table) state.table.status = "finished";
     state.lines = state.lines.concat(message.lines || []).slice(-50);
@@ -381,6 +392,9 @@ new TableConnection(code, {
       if (info) info.connected = connected;
     }
     render();
+  },
+  onRematch(message) {
+    location.assign(message.projector_url);
   },
   onStatus: setConnection,
 });

@@ -46,7 +46,9 @@ const s = {
   focus: null,
   busy: null,
   viewKey: "",
+  fresh: true, // a connection's first snapshot never alerts
 };
+
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -91,7 +93,17 @@ function absolute(url) {
   return url ? new URL(url, location.href).href : "";
 }
 
-// --- toasts --------------------------------------------------------------------------------
+// Loaded when needed: alerts for a seat's page, the rematch at the end.
+let alerts = null;
+async function watchTurns() {
+  if (alerts || you() == null) return;
+  const { TurnAlerts } = await import("./alerts.js");
+  alerts ||= new TurnAlerts(code, $("#alerts"));
+  alerts.observe(s.view, you(), true);
+}
+const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
+const rematchHtml = (t) =>
+  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -99,6 +111,9 @@ const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     setView(msg.view);
+    if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
+    else watchTurns();
+    s.fresh = false;
     s.busy = null;
     render();
   },
@@ -109,6 +124,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     setView(msg.view);
+    alerts?.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     s.lines.push(...(msg.lines || []));
     announce(msg);
@@ -125,8 +141,12 @@ const connection = new TableConnection(code, {
     toast(text || msg.code, "error");
     render();
   },
+  onRematch(msg) {
+    toast("Off to the next game…", "message");
+    followRematch(msg);
+  },
   onStatus(status) {
-    if (status === "open") s.everOpen = true;
+    if (status === "open") s.everOpen = s.fresh = true;
     s.link = status;
     renderLink();
   },
@@ -608,7 +628,7 @@ function gameOverHtml() {
     .filter((l) => !/^Final ranking/.test(l))
     .map((l) => `<li>${esc(l)}</li>`)
     .join("");
-  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
+  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
 }
 
 function renderPlayers() {
@@ -705,6 +725,11 @@ document.addEventListener("click", (e) => {
     case "start":
       if (!connection.send({ type: "start" })) toast("Not connected", "error");
       b.disabled = true;
+      break;
+    case "rematch":
+      if (s.table.rematch) followRematch(s.table.rematch);
+      else if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      else b.disabled = true;
       break;
     case "rotate-hand": rotate(Number(b.dataset.dir)); break;
     case "rotate": rotate(1); break;
