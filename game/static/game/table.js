@@ -6,6 +6,7 @@ import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
+import { absentOfferHtml, leaveHtml, lobbyHostToolsHtml, lobbySeatsHtml, noteAway, seatFrame, seatToolsHtml } from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (text) =>
@@ -46,6 +47,8 @@ const s = {
   focus: null,
   busy: null,
   viewKey: "",
+  // absent-seat offers this page answered "Wait" to, by version and seat
+  waited: new Set(),
 };
 
 // --- helpers -------------------------------------------------------------------------------
@@ -97,7 +100,14 @@ function absolute(url) {
 
 const connection = new TableConnection(code, {
   onSnapshot(msg) {
+    const before = s.table ? s.table.you : undefined;
     s.table = msg.table;
+    noteAway(s.table);
+    if (before != null && msg.table.you == null && !msg.table.host) {
+      // Removed from the table, or left: the page's header and join form are the server's.
+      location.reload();
+      return;
+    }
     setView(msg.view);
     s.busy = null;
     render();
@@ -117,6 +127,7 @@ const connection = new TableConnection(code, {
   },
   onPresence(msg) {
     markPresence(s.table, msg);
+    noteAway(s.table);
     render();
   },
   onError(msg) {
@@ -315,18 +326,8 @@ function rejoinHtml() {
 
 function renderLobby() {
   const t = s.table;
-  const rows = [];
-  for (let i = 0; i < t.max_seats; i += 1) {
-    const info = seatInfo(i);
-    if (info) {
-      rows.push(
-        `<li>${swatch(i)}<span class="seat-name">${nameHtml(info.name)}${i === t.you ? ` <em>(you)</em>` : ""}${i === 0 ? ` <small>host</small>` : ""}</span><span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span></li>`,
-      );
-    } else {
-      rows.push(`<li class="empty"><span class="sw none"></span><span class="seat-name">waiting…</span></li>`);
-    }
-  }
-  $("#lobby-seats").innerHTML = rows.join("");
+  fill($("#lobby-seats"), lobbySeatsHtml(t, swatch));
+  fill($("#host-tools"), lobbyHostToolsHtml(t));
   const taken = (t.seats || []).length;
   const start = $("#start-box");
   if (t.creator && t.mode === "tabletop" && taken < t.max_seats) {
@@ -382,6 +383,7 @@ function renderGame() {
   s.reveal = false;
   renderOverlay();
   renderStatus();
+  renderAbsent();
   renderDock();
   renderPlayers();
   try {
@@ -629,7 +631,8 @@ function renderPlayers() {
       `${active ? `<span class="tag">turn</span>` : deciding ? `<span class="tag alt">deciding</span>` : ""}</div>` +
       `<div class="p-sub">${pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`}` +
       ` · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div>` +
-      `<div class="p-score">${pl.score}</div></li>`;
+      `<div class="p-score">${pl.score}</div>` +
+      `<div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
   }
   html += `</ul>`;
   if (me != null && !v.finished) {
@@ -642,9 +645,19 @@ function renderPlayers() {
   fill($("#players"), html);
   fill(
     $("#my-links"),
-    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}`,
+    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${leaveHtml(s.table)}`,
   );
 }
+
+/** The offer to let a computer play for the absent seat to move (seats.js). */
+function renderAbsent() {
+  fill($("#absent-offer"), absentOfferHtml(s.table, s.view, s.waited));
+}
+
+// How long the seat to move has been away grows between messages: look again every second.
+setInterval(() => {
+  if (s.table?.status === "playing" && s.view) renderAbsent();
+}, 1000);
 
 function renderLog(jump) {
   renderLogInto($("#log"), s.lines, jump);
@@ -697,6 +710,17 @@ document.addEventListener("click", (e) => {
     copyText(copy.dataset.copy, copy);
     return;
   }
+  const seatButton = e.target.closest("button[data-seat-act]");
+  if (seatButton && !seatButton.disabled) {
+    if (seatButton.dataset.seatAct === "wait") {
+      s.waited.add(`${seatButton.dataset.version}:${seatButton.dataset.seat}`);
+      renderAbsent();
+      return;
+    }
+    const frame = seatFrame(seatButton);
+    if (frame && !connection.send(frame)) toast("Not connected", "error");
+    return;
+  }
   const b = e.target.closest("button[data-act]");
   if (!b || b.disabled) return;
   const act = b.dataset.act;
@@ -730,6 +754,12 @@ document.addEventListener("click", (e) => {
 });
 
 document.addEventListener("submit", (e) => {
+  if (e.target.dataset.seatForm === "rename") {
+    e.preventDefault();
+    const name = new FormData(e.target).get("name");
+    if (!connection.send({ type: "rename", seat: Number(e.target.dataset.seat), name })) toast("Not connected", "error");
+    return;
+  }
   if (e.target.id !== "add-form") return;
   e.preventDefault();
   const data = new FormData(e.target);
