@@ -53,6 +53,7 @@ _T = TypeVar("_T")
 _executor: ThreadPoolExecutor | None = None
 _running: dict[str, asyncio.Task[None]] = {}
 _again: set[str] = set()
+_gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,23 @@ def _with_connections(function: Callable[[], _T]) -> _T:
         close_old_connections()
 
 
+def _turns() -> asyncio.Semaphore:
+    """At most ``COMPUTER_THREADS`` computer steps of this process at once, however many tables
+    have a computer to move: people's commands queue behind a few of them at most, never behind
+    every computer table's (docs/performance.md, "Computer players beside people")."""
+    global _gate
+    loop = asyncio.get_running_loop()
+    if _gate is None or _gate[0] is not loop:
+        _gate = (loop, asyncio.Semaphore(settings.COMPUTER_THREADS))
+    return _gate[1]
+
+
 async def _in_thread(function: Callable[[], _T]) -> _T:
+    async with _turns():
+        return await _off_loop(function)
+
+
+async def _off_loop(function: Callable[[], _T]) -> _T:
     if connection.vendor == "sqlite":
         # SQLite has one writer at a time, and its in-memory databases refuse a second thread
         # outright ("table is locked"): share the thread Channels gives the database instead.
