@@ -121,6 +121,10 @@ def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> d
         "creator": host,
         "host": host,
         "absent_after": table.absent_after,
+        "absent_after_range": [
+            settings.ABSENT_AFTER_MIN_SECONDS,
+            settings.ABSENT_AFTER_MAX_SECONDS,
+        ],
         "levels": list(LEVELS),
         "rejoin_url": None if own is None else rejoin_url(table.code, own.token),
         "rejoin_qr_url": None if own is None else seat_qr_url(table.code, own.index),

@@ -115,8 +115,10 @@ def _check_exactly_once(log: list[list[Any]]) -> None:
 
 
 async def _until_computer_done(socket: ClientConnection, ping: bool) -> list[int]:
-    """Updates until the computer moved and the game waits for Ann again; their versions. With ``ping``, the socket
-    pings meanwhile, as pages do every 20 s (here every half second, to be quick)."""
+    """Updates until the computer moved and the game waits for Ann again; their versions.
+
+    With ``ping``, the socket pings meanwhile, as pages do every 20 s (here every half second,
+    to be quick)."""
     versions: list[int] = []
     computer_moved = False
 

@@ -83,7 +83,14 @@ export function lobbyHostToolsHtml(t) {
   if (t.mode === "tabletop" && t.you == null) {
     html += `<p class="hint">You keep the score without playing.</p>`;
   }
-  return html;
+  return html + absentAfterHtml(t);
+}
+
+/** The host's setting of how long the seat to move may be away before a computer is offered. */
+export function absentAfterHtml(t) {
+  if (!t.host || t.mode !== "board" || t.status === "finished") return "";
+  const [low, high] = t.absent_after_range || [1, 3600];
+  return `<form class="absent-after" data-seat-form="absent_after"><label>Offer a computer for a player away <input type="number" name="seconds" min="${low}" max="${high}" required value="${t.absent_after}" aria-label="Seconds away before a computer is offered"> s</label> <button class="btn small" type="submit">Set</button></form>`;
 }
 
 /** Seat tools during a game: the host's per-seat links and hand-overs, and the player's own. */

@@ -6,7 +6,7 @@ import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
-import { absentOfferHtml, leaveHtml, lobbyHostToolsHtml, lobbySeatsHtml, noteAway, seatFrame, seatToolsHtml } from "./seats.js";
+import { absentAfterHtml, absentOfferHtml, leaveHtml, lobbyHostToolsHtml, lobbySeatsHtml, noteAway, seatFrame, seatToolsHtml } from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (text) =>
@@ -645,7 +645,7 @@ function renderPlayers() {
   fill($("#players"), html);
   fill(
     $("#my-links"),
-    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${leaveHtml(s.table)}`,
+    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${leaveHtml(s.table)}${absentAfterHtml(s.table)}`,
   );
 }
 
@@ -754,6 +754,12 @@ document.addEventListener("click", (e) => {
 });
 
 document.addEventListener("submit", (e) => {
+  if (e.target.dataset.seatForm === "absent_after") {
+    e.preventDefault();
+    const seconds = Number(new FormData(e.target).get("seconds"));
+    if (!connection.send({ type: "absent_after", seconds })) toast("Not connected", "error");
+    return;
+  }
   if (e.target.dataset.seatForm === "rename") {
     e.preventDefault();
     const name = new FormData(e.target).get("name");
