@@ -159,7 +159,8 @@ def _delete_seat(table: Table, target: Seat) -> None:
 
 
 def hand_host(code: str, token: str | None, seat: object) -> None:
-    """Make the person in ``seat`` the host (at any time); the old host keeps their seat."""
+    """Make the person in ``seat`` the host (at any time); the old host keeps their seat. The
+    new host's page must be open, so that the role never lands where nobody can use it."""
     with transaction.atomic():
         table = _host_table(code, token, "hand the host role on")
         target = _seat(table, seat)
@@ -167,6 +168,12 @@ def hand_host(code: str, token: str | None, seat: object) -> None:
             raise LobbyError("A computer player cannot host.", code="computer_seat")
         if target.vacant:
             raise LobbyError("Nobody sits in that seat now.", code="vacant_seat")
+        if target.index not in connected_seats(table):
+            # A seat nobody has open (a player without a phone, one who has gone) would take
+            # the host role where nobody can use it.
+            raise LobbyError(
+                "Hand the host role to a player whose page is open.", code="not_connected"
+            )
         table.host_token = target.token
         table.save(update_fields=["host_token", "updated"])
 

@@ -69,6 +69,13 @@ def _seat(request: HttpRequest, table: Table) -> Seat | None:
     return table.seats.filter(token=token).first()
 
 
+def _is_host(request: HttpRequest, table: Table) -> bool:
+    """Whether this browser's session holds the table's host token (which, at a tabletop game
+    whose host keeps the score without playing, holds no seat)."""
+    token = request.session.get(SEATS_KEY, {}).get(table.code)
+    return bool(token) and token == host_token_of(table)
+
+
 def _get_table(code: str) -> Table:
     table = Table.objects.filter(code=code).first()
     if table is None:
@@ -145,10 +152,17 @@ def _table_page(
 ) -> HttpResponse:
     seat = _seat(request, table)
     seats = list(table.seats.all())
-    can_join = seat is None and table.status == Table.Status.LOBBY and len(seats) < table.max_seats
+    host = _is_host(request, table)
+    can_join = (
+        seat is None
+        and not host
+        and table.status == Table.Status.LOBBY
+        and len(seats) < table.max_seats
+    )
     context = {
         "table": table,
         "seat": seat,
+        "host": host,
         "can_join": can_join,
         "join_error": join_error,
         "colours": _colours({s.colour for s in seats}),
@@ -164,7 +178,7 @@ def _table_page(
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
-    if _seat(request, table) is not None:
+    if _seat(request, table) is not None or _is_host(request, table):
         return redirect("table", code=code)
     limit = HourlyLimit("join", settings.JOINS_PER_HOUR)
     if not limit.allow(request):
@@ -241,9 +255,7 @@ def seat_qr(request: HttpRequest, code: str, index: int) -> HttpResponse:
     table = _get_table(code)
     mine = _seat(request, table)
     seat = table.seats.filter(index=index).first() if index < MAX_PLAYERS else None
-    token = request.session.get(SEATS_KEY, {}).get(table.code)
-    host = bool(token) and token == host_token_of(table)
-    allowed = host or (mine is not None and mine.index == index)
+    allowed = _is_host(request, table) or (mine is not None and mine.index == index)
     if seat is None or not allowed:
         raise Http404("There is no such seat for you at this table.")
     response = HttpResponse(

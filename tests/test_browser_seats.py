@@ -14,7 +14,9 @@ wait for what the pages show, never for a time.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -25,9 +27,14 @@ from tests.conftest import BROWSER_TIMEOUT_MS
 pytestmark = pytest.mark.services
 
 
+DATABASE: list[Path] = []
+"""The server's SQLite file, for the one check a page cannot show (the host's setting)."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("browser-seats") / "db.sqlite3"
+    DATABASE[:] = [database]
     env = servers.project_env(
         DATABASE_URL=f"sqlite:///{database}",
         MESSENGERS_COMPUTER_PAUSE_MS="200",
@@ -201,4 +208,83 @@ def test_an_absent_player_is_replaced_by_the_computer_and_takes_the_seat_back(
     while ann.locator(FOLLOW_UPS).count():
         take_my_turn(ann)
     expect(bob).to_have_title(re.compile(r"^● "))
+    assert errors == []
+
+
+def test_a_player_leaves_and_the_host_admits_someone_new(browser: Browser, server: str) -> None:
+    errors: list[str] = []
+    ann = person(browser, server, errors, "Ann").new_page()
+    code = create(ann, "Ann", 2)
+    bob = person(browser, server, errors, "Bob").new_page()
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(bob.locator("#table-page")).to_have_attribute("data-status", "playing")
+
+    # The host sets how long a player may be away before a computer is offered.
+    setting = ann.locator("#my-links form.absent-after")
+    setting.get_by_label("Seconds away before a computer is offered").fill("30")
+    setting.get_by_role("button", name="Set").click()
+    expect(setting.locator("input")).to_have_value("30")
+    with sqlite3.connect(DATABASE[0]) as db:
+        for _ in range(100):  # the frame is on its way; the page shows no more than it sent
+            row = db.execute("select absent_after from game_table where code = ?", (code,))
+            if row.fetchone()[0] == 30:
+                break
+            ann.wait_for_timeout(50)
+        else:
+            raise AssertionError("absent_after was not set")
+
+    # Bob leaves: his page watches, his seat waits for someone new.
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.locator("#my-links details.leave summary").click()
+    bob.get_by_role("button", name="Leave my seat").click()
+    expect(bob.locator(".tp-me")).to_have_text("Watching")
+    bob_row = ann.locator("#players li", has_text="Bob")
+    admit = bob_row.locator("details.seat-link")
+    expect(admit.locator("summary")).to_have_text("Admit someone")
+    admit.locator("summary").click()
+    first_link = admit.locator("input").input_value()
+    admit.get_by_role("button", name="New link (the old one stops working)").click()
+    expect(admit.locator("input")).not_to_have_value(first_link)
+    link = admit.locator("input").input_value()
+
+    # Dan opens the new link and plays Bob's seat; the old link opens nothing.
+    dans = person(browser, server, errors, "Dan")
+    old = dans.new_page()
+    old.goto(first_link)
+    expect(old.locator(".form-error")).to_contain_text("not valid")
+    dan = dans.new_page()  # a new page: the links differ only in their fragments
+    dan.goto(link)
+    expect(dan.locator("#players li.me")).to_contain_text("Bob")
+    expect(bob_row.locator("details.seat-link summary")).to_have_text("Seat link")
+    assert errors == []
+
+
+def test_a_tabletop_host_keeps_the_score_without_playing(browser: Browser, server: str) -> None:
+    errors: list[str] = []
+    host = person(browser, server, errors, "Ann").new_page()
+    host.goto("/")
+    host.locator("label.card", has_text="2nd edition (2017, Big Box 6)").click()
+    host.locator("label.card", has_text="At the table").click()
+    host.locator(".segmented label", has_text=re.compile(r"^\s*3\s*$")).click()
+    host.locator("#name").fill("Ann")
+    host.locator("label.swatch", has_text="Blue").click()
+    host.get_by_role("button", name="Create the table").click()
+    expect(host.locator("#conn")).to_have_text("Live")
+    for name, colour in (("Bob", "orange"), ("Cy", "green")):
+        add = host.locator("#add-form")
+        add.locator('input[name="name"]').fill(name)
+        add.locator('select[name="colour"]').select_option(colour)
+        add.get_by_role("button", name="Add").click()
+        expect(host.locator("#lobby-seats .seat-name", has_text=name)).to_have_count(1)
+    host.get_by_role("button", name="Keep the score without playing").click()
+    expect(host.locator("#lobby-seats .seat-name")).to_have_text(["Bob", "Cy", "waiting…"])
+    expect(host.locator(".tp-me")).to_have_text("Host")
+    host.locator('#start-box button[data-act="start"]').click()
+    expect(host.locator(".cs-panel")).to_be_visible()
+    expect(host.locator(".tp-me")).to_have_text("Host console")
+    version = host.locator("#table-page").get_attribute("data-version")
+    host.locator('.cs-panel button[data-act="end-turn"]').click()
+    expect(host.locator("#table-page")).not_to_have_attribute("data-version", version or "")
+    expect(host.locator("#players li.active")).to_contain_text("Cy")
     assert errors == []

@@ -152,11 +152,12 @@ async def test_the_host_reorders_chooses_the_start_player_renames_and_removes_li
 
 
 async def test_the_host_hands_the_host_role_on() -> None:
-    code, tokens = await make_table(["Ann", "Bob"])
+    code, tokens = await make_table(["Ann", "Bob", "Cy"])
     frames: list[str] = []
-    ann, bob = await seated(code, tokens, frames)
+    ann, bob = await seated(code, tokens[:2], frames)
     await refused(bob, {"type": "hand_host", "seat": 1}, "not_host")
     await refused(ann, {"type": "hand_host", "seat": 5}, "no_seat")
+    await refused(ann, {"type": "hand_host", "seat": 2}, "not_connected")  # Cy's page is shut
     await ann.send({"type": "hand_host", "seat": 1})
     assert not (await snapshot_of(ann))["table"]["host"]
     table = (await until(bob, lambda m: m["table"]["host"]))["table"]

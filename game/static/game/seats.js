@@ -52,7 +52,7 @@ export function lobbySeatsHtml(t, swatch) {
         (i > 0 ? btn("start_player", info.seat, "Starts", ` aria-label="${esc(name)} starts"`) : `<small class="seat-tag">starts</small>`) +
         `<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${esc(info.name)}" aria-label="New name for ${esc(name)}"><button class="btn small" type="submit">Save</button></form></details>` +
         (info.host ? "" : btn("remove", info.seat, "Remove", ` aria-label="Remove ${esc(name)}"`)) +
-        (info.host || info.computer ? "" : btn("hand_host", info.seat, "Make host", ` aria-label="Make ${esc(name)} the host"`)) +
+        (info.host || info.computer || !info.connected ? "" : btn("hand_host", info.seat, "Make host", ` aria-label="Make ${esc(name)} the host"`)) +
         `</span>`;
     } else if (info.seat === t.you) {
       controls =
@@ -112,7 +112,7 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
   if (!info.connected && !info.computer && t.mode === "board" && seat !== t.you) {
     html += btn("computer_for", seat, "Let the computer play", ` aria-label="Let the computer play for ${esc(name)}"`);
   }
-  if (!info.host && !info.computer && !info.vacant) {
+  if (!info.host && !info.computer && !info.vacant && info.connected) {
     html += btn("hand_host", seat, "Make host", ` aria-label="Make ${esc(name)} the host"`);
   }
   return html;

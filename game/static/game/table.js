@@ -103,8 +103,9 @@ const connection = new TableConnection(code, {
     const before = s.table ? s.table.you : undefined;
     s.table = msg.table;
     noteAway(s.table);
-    if (before != null && msg.table.you == null && !msg.table.host) {
-      // Removed from the table, or left: the page's header and join form are the server's.
+    if (before != null && msg.table.you == null) {
+      // Removed from the table, left, or a host who gave up their seat: the page's header and
+      // join form are the server's.
       location.reload();
       return;
     }
