@@ -12,10 +12,12 @@ and moving, the next ping of any connection to the table once it has been idle f
 connected to the table: a game of computers alone does not run unattended, and resumes when a
 page opens it.
 
-The thinking (``players.decide``) and the database work run in a small pool of threads of
-their own (``COMPUTER_THREADS``), never on the event loop that serves the websockets, nor (with
-PostgreSQL) in the single thread Channels gives database calls, which every page waits for.
-With SQLite (``make run``), which takes one writer at a time anyway, they share that thread.
+The thinking (``think``: the one call into ``game.players``) runs in a small pool of threads of
+its own (``COMPUTER_THREADS``), never on the event loop that serves the websockets nor in the
+single thread Channels gives database calls, which every page waits for; so does the database
+work with PostgreSQL. With SQLite (``make run``), which takes one writer at a time anyway, the
+database work shares Channels' thread. At most ``COMPUTER_THREADS`` of these steps run at once
+per process, however many tables have a computer to move.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -38,6 +40,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from . import players
+from .engine.state import GameState
 from .engine.views import pending
 from .models import Connection, Seat, Table
 from .presence import TIMEOUT
@@ -63,13 +66,19 @@ class Due:
     version: int
     seat: int
     level: str
+    state: GameState
+    """The game at ``version`` (immutable, so another thread may read it)."""
 
 
 def seat_to_move(table: Table) -> int | None:
     """The seat the game waits for, or None."""
     if table.status != Table.Status.PLAYING:
         return None
-    waiting = pending(load_state(table))
+    return _waiting_seat(load_state(table))
+
+
+def _waiting_seat(state: GameState) -> int | None:
+    waiting = pending(state)
     return None if waiting is None else waiting.get("seat")
 
 
@@ -83,23 +92,24 @@ def due(code: str) -> Due | None:
     watched = Connection.objects.filter(table=table, seen__gte=timezone.now() - TIMEOUT)
     if not watched.exists():
         return None
-    seat = seat_to_move(table)
+    state = load_state(table)
+    seat = _waiting_seat(state)
     if seat is None:
         return None
     level = Seat.objects.filter(table=table, index=seat).values_list("computer", flat=True).first()
     if not level:
         return None
-    return Due(version=table.version, seat=seat, level=level)
+    return Due(version=table.version, seat=seat, level=level, state=state)
 
 
-def move(code: str, turn: Due) -> Applied | None:
-    """Decide and send the computer's command; None if the table moved on meanwhile (another
-    process moved for it, or its person took the seat back)."""
-    table = Table.objects.filter(code=code).first()
-    if table is None or table.version != turn.version:
-        return None
-    state = load_state(table)
-    command = players.decide(turn.level, state, turn.seat, random.Random(secrets.randbits(64)))
+def think(turn: Due) -> dict[str, Any]:
+    """The computer's command: the one call into ``game.players`` (no database)."""
+    return players.decide(turn.level, turn.state, turn.seat, random.Random(secrets.randbits(64)))
+
+
+def move(code: str, turn: Due, command: dict[str, Any]) -> Applied | None:
+    """Send the computer's command; None if the table moved on meanwhile (another process
+    moved for it, or its person took the seat back)."""
     try:
         return submit_command(
             code,
@@ -153,18 +163,21 @@ def _turns() -> asyncio.Semaphore:
     return _gate[1]
 
 
-async def _in_thread(function: Callable[[], _T]) -> _T:
+async def _database(function: Callable[[], _T]) -> _T:
+    """A step that reads or writes the database, in a thread (see the module's docstring)."""
     async with _turns():
-        return await _off_loop(function)
+        if connection.vendor == "sqlite":
+            # SQLite has one writer at a time, and its in-memory databases refuse a second
+            # thread outright ("table is locked"): share the thread Channels gives it instead.
+            return await database_sync_to_async(function)()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_pool(), _with_connections, function)
 
 
-async def _off_loop(function: Callable[[], _T]) -> _T:
-    if connection.vendor == "sqlite":
-        # SQLite has one writer at a time, and its in-memory databases refuse a second thread
-        # outright ("table is locked"): share the thread Channels gives the database instead.
-        return await database_sync_to_async(function)()
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_pool(), _with_connections, function)
+async def _thinking(function: Callable[[], _T]) -> _T:
+    """The thinking, without the database: always in the computers' own threads."""
+    async with _turns():
+        return await asyncio.get_running_loop().run_in_executor(_pool(), function)
 
 
 def wake(code: str) -> None:
@@ -181,14 +194,15 @@ async def _run(code: str) -> None:
     try:
         while True:
             _again.discard(code)
-            turn = await _in_thread(functools.partial(due, code))
+            turn = await _database(functools.partial(due, code))
             if turn is None:
                 if code in _again:
                     continue
                 return
             if settings.COMPUTER_PAUSE_MS:
                 await asyncio.sleep(settings.COMPUTER_PAUSE_MS / 1000)
-            applied = await _in_thread(functools.partial(move, code, turn))
+            command = await _thinking(functools.partial(think, turn))
+            applied = await _database(functools.partial(move, code, turn, command))
             if applied is None:
                 if code in _again:
                     continue
