@@ -1027,6 +1027,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--computer-level", default="easy", help="their level (game/players: easy, strong)"
     )
+    parser.add_argument(
+        "--computer-moves",
+        type=int,
+        default=None,
+        help="MESSENGERS_COMPUTER_MOVES_PER_SECOND of the servers (default: the setting's)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
     parser.add_argument(
@@ -1075,6 +1081,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             roots["redis"] = child_pids("redis-server")[0]
         if args.computer_tables:
             extra["MESSENGERS_COMPUTER_PAUSE_MS"] = "0"
+            if args.computer_moves is not None:
+                extra["MESSENGERS_COMPUTER_MOVES_PER_SECOND"] = str(args.computer_moves)
         env = servers.production_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
         servers.migrate(env)
         os.environ.update(env)

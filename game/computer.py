@@ -57,6 +57,7 @@ _executor: ThreadPoolExecutor | None = None
 _running: dict[str, asyncio.Task[None]] = {}
 _again: set[str] = set()
 _gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+_budget: tuple[asyncio.AbstractEventLoop, list[float]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +164,25 @@ def _turns() -> asyncio.Semaphore:
     return _gate[1]
 
 
+async def _move_slot() -> None:
+    """Wait for this process's next computer move slot: at most
+    ``COMPUTER_MOVES_PER_SECOND`` moves a second in all, so that computers at full speed
+    (``COMPUTER_PAUSE_MS=0``) on many tables leave the people's commands their share of the
+    process (docs/performance.md, "Computer players beside people")."""
+    global _budget
+    rate = settings.COMPUTER_MOVES_PER_SECOND
+    if not rate:
+        return
+    loop = asyncio.get_running_loop()
+    if _budget is None or _budget[0] is not loop:
+        _budget = (loop, [0.0])
+    now = loop.time()
+    slot = max(now, _budget[1][0])
+    _budget[1][0] = slot + 1 / rate
+    if slot > now:
+        await asyncio.sleep(slot - now)
+
+
 async def _database(function: Callable[[], _T]) -> _T:
     """A step that reads or writes the database, in a thread (see the module's docstring)."""
     async with _turns():
@@ -201,6 +221,7 @@ async def _run(code: str) -> None:
                 return
             if settings.COMPUTER_PAUSE_MS:
                 await asyncio.sleep(settings.COMPUTER_PAUSE_MS / 1000)
+            await _move_slot()
             command = await _thinking(functools.partial(think, turn))
             applied = await _database(functools.partial(move, code, turn, command))
             if applied is None:

@@ -233,11 +233,17 @@ def test_the_production_example_without_a_secret_does_not_start() -> None:
 
 def test_seat_and_computer_settings() -> None:
     """Their defaults, and a default outside the host's range stops the server in one line."""
-    names = ("ABSENT_AFTER_SECONDS", "COMPUTER_PAUSE_MS", "COMPUTER_THREADS")
+    names = (
+        "ABSENT_AFTER_SECONDS",
+        "COMPUTER_PAUSE_MS",
+        "COMPUTER_THREADS",
+        "COMPUTER_MOVES_PER_SECOND",
+    )
     assert settings_of({}, *names) == {
         "ABSENT_AFTER_SECONDS": 60,
         "COMPUTER_PAUSE_MS": 1000,
         "COMPUTER_THREADS": 2,
+        "COMPUTER_MOVES_PER_SECOND": 40,
     }
     for env, expected in (
         (
