@@ -90,7 +90,7 @@ def _renumber(table: Table, order: Sequence[int]) -> None:
         Seat.objects.filter(pk=seats[old].pk).update(index=old + 100)
     for old, new in moved.items():
         Seat.objects.filter(pk=seats[old].pk).update(index=new)
-    for connection in Connection.objects.filter(table=table, seat__in=list(moved)):
+    for connection in list(Connection.objects.filter(table=table, seat__in=list(moved))):
         Connection.objects.filter(pk=connection.pk).update(seat=moved[connection.seat])
 
 
