@@ -42,6 +42,12 @@ load generator that is itself short of CPU inflates that figure, so the client's
 of its event loop are reported beside it, as are the CPU of every server process and the
 machine's busy and steal time.
 
+``--computer-tables N`` adds N tables of ``--seats`` computer players (``--computer-level``) that
+play at full speed beside the scripted people (``MESSENGERS_COMPUTER_PAUSE_MS=0``), each watched
+by one websocket (computers move only while someone watches); their moves are counted, not
+timed, and a finished one is replaced by a spare. The people's latency then shows what the
+computers cost them.
+
 Commands sent during ``--warmup`` seconds are not counted; after ``--seconds`` of measurement no
 new command is sent and the ones in flight are awaited. The output is a readable summary; with
 ``--json`` one JSON object follows it on the last line.
@@ -353,6 +359,97 @@ def create_tables(count: int, seats: int) -> list[TableSetup]:
     return created
 
 
+def create_computer_tables(count: int, seats: int, level: str) -> list[str]:
+    """Create ``count`` started tables where computers play every seat; their codes.
+
+    The lobby seats a person first (every board game has a host); the benchmark then hands that
+    seat to a computer too, as the host would hand an absent player's seat.
+    """
+    import django
+
+    django.setup()
+    from django.db import connections
+
+    from game.lobby import COLOUR_IDS, create_table, start_game
+    from game.models import Seat
+    from game.seating import add_computer
+
+    codes = []
+    for _ in range(count):
+        table, creator = create_table(preset=PRESET, seats=seats, name="Host", colour=COLOUR_IDS[0])
+        for _index in range(1, seats):
+            add_computer(table.code, creator.token, level)
+        start_game(table.code, creator.token)
+        Seat.objects.filter(table=table, index=0).update(computer=level, stand_in=True)
+        codes.append(table.code)
+    connections.close_all()
+    return codes
+
+
+class ComputerWatch:
+    """One watcher at each computer table: counts the computers' moves, and opens the next
+    spare table when a game ends."""
+
+    def __init__(self, bench: Bench, codes: list[str]) -> None:
+        self.bench = bench
+        self.spares = codes[bench.args.computer_tables :]
+        self.first = codes[: bench.args.computer_tables]
+        self.moves = 0
+        self.finished = 0
+        self.sockets: list[ClientConnection] = []
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        for code in self.first:
+            await self._watch(code)
+        self.tasks.append(asyncio.create_task(self._ping()))
+
+    async def _ping(self) -> None:
+        """Ping as pages do (every 20 s): a watcher must stay present for its computers."""
+        while True:
+            await asyncio.sleep(20)
+            for socket in list(self.sockets):
+                with contextlib.suppress(ConnectionClosed):
+                    await socket.send('{"type":"ping"}')
+
+    async def _watch(self, code: str) -> None:
+        daphne = self.bench.daphnes[len(self.sockets) % len(self.bench.daphnes)]
+        socket = await connect(
+            f"ws://127.0.0.1:{daphne.port}/ws/t/{code}",
+            origin=Origin(daphne.origin),
+            compression=None,
+            proxy=None,
+            ping_interval=None,
+            max_size=2**22,
+            open_timeout=STARTUP_TIMEOUT,
+        )
+        self.sockets.append(socket)
+        self.tasks.append(asyncio.create_task(self._read(socket)))
+
+    async def _read(self, socket: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in socket:
+                text = raw if isinstance(raw, str) else raw.decode()
+                if not text.startswith('{"type":"update"'):
+                    continue
+                if self.bench.measuring:
+                    self.moves += 1
+                if '"game_over"' in text:
+                    if self.bench.measuring:
+                        self.finished += 1
+                    await socket.close()
+                    if self.spares:
+                        await self._watch(self.spares.pop())
+                    return
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for socket in self.sockets:
+            with contextlib.suppress(Exception):
+                await socket.close()
+
+
 # --- Scripted players -------------------------------------------------------------------------
 
 
@@ -593,7 +690,11 @@ class Bench:
     """The load generator: seats the players, drives the chosen loop, collects the numbers."""
 
     def __init__(
-        self, args: argparse.Namespace, daphnes: list[Daphne], tables: list[TableSetup]
+        self,
+        args: argparse.Namespace,
+        daphnes: list[Daphne],
+        tables: list[TableSetup],
+        computer_codes: list[str] | None = None,
     ) -> None:
         self.mode: str = args.mode
         self.args = args
@@ -617,6 +718,7 @@ class Bench:
         self.players: list[Player] = []
         self.seating_seconds = 0.0
         """How long the first tables' seats took to connect and receive their snapshots."""
+        self.computers = ComputerWatch(self, computer_codes or [])
 
     async def seat_everyone(self) -> None:
         """Connect every seat of the first tables before any load, so that no handshake is
@@ -696,6 +798,7 @@ class Bench:
         started = time.perf_counter()
         await self.seat_everyone()
         self.seating_seconds = time.perf_counter() - started
+        await self.computers.start()
         watcher = asyncio.create_task(self.watch())
         self.sending = True
         warmup_end = time.perf_counter() + self.args.warmup
@@ -726,6 +829,7 @@ class Bench:
             if player is not None and player.in_flight is not None and player.in_flight.measured:
                 self.stats.timeouts += 1
         watcher.cancel()
+        await self.computers.close()
         for task in list(self.background):
             task.cancel()
         await asyncio.gather(*(player.close() for player in self.players))
@@ -792,6 +896,8 @@ def summarise(
         "timeouts": stats.timeouts,
         "commands": dict(stats.commands),
         "games_finished": stats.games_finished,
+        "computer_tables": args.computer_tables,
+        "computer_level": args.computer_level if args.computer_tables else None,
         "tables_started": stats.tables_started,
         "cpu_percent": cpu,
         "python": platform.python_version(),
@@ -854,6 +960,13 @@ def print_summary(result: dict[str, Any], command_line: str) -> None:
         f"  client event loop    lag p99 {result['loop_lag_ms']['p99']} ms, "
         f"max {result['loop_lag_ms']['max']} ms"
     )
+    if result["computer_tables"]:
+        print(
+            f"  computer tables      {result['computer_tables']} x {result['seats']} "
+            f"{result['computer_level']} computers at full speed: "
+            f"{result['computer_moves_per_second']} moves/s, "
+            f"{result['computer_games_finished']} games finished"
+        )
     print("  CPU (% of one core unless noted)")
     for name, value in result["cpu_percent"].items():
         print(f"    {name:<34} {value:>6.1f}")
@@ -905,6 +1018,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "another module (on PYTHONPATH) that imports it and changes one setting measures that "
         "change before it is made",
     )
+    parser.add_argument(
+        "--computer-tables",
+        type=int,
+        default=0,
+        help="tables of computer players playing at full speed beside the scripted people",
+    )
+    parser.add_argument(
+        "--computer-level", default="easy", help="their level (game/players: easy, strong)"
+    )
+    parser.add_argument(
+        "--computer-moves",
+        type=int,
+        default=None,
+        help="MESSENGERS_COMPUTER_MOVES_PER_SECOND of the servers (default: the setting's)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
     parser.add_argument(
@@ -951,12 +1079,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if args.servers == 2:
             extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
             roots["redis"] = child_pids("redis-server")[0]
+        if args.computer_tables:
+            extra["MESSENGERS_COMPUTER_PAUSE_MS"] = "0"
+            if args.computer_moves is not None:
+                extra["MESSENGERS_COMPUTER_MOVES_PER_SECOND"] = str(args.computer_moves)
         env = servers.production_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
         servers.migrate(env)
         os.environ.update(env)
         spares = spare_tables(args)
         started = time.perf_counter()
         tables = create_tables(args.tables + spares, args.seats)
+        computer_codes = create_computer_tables(
+            args.computer_tables * 2, args.seats, args.computer_level
+        )
         print(
             f"created {len(tables)} started tables ({spares} spare) "
             f"in {time.perf_counter() - started:.1f} s; starting {args.servers} Daphne process(es)",
@@ -970,13 +1105,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         meter = CpuMeter(roots)
 
         async def play() -> tuple[Stats, float, float]:
-            bench = Bench(args, daphnes, tables)
+            bench = Bench(args, daphnes, tables, computer_codes)
             window = await bench.run(meter)
-            return bench.stats, window, bench.seating_seconds
+            computers = (bench.computers.moves, bench.computers.finished)
+            return bench.stats, window, bench.seating_seconds, computers
 
-        stats, window, seating = asyncio.run(play())
+        stats, window, seating, (computer_moves, computer_games) = asyncio.run(play())
         cpu = meter.report(window)
     result = summarise(args, stats, window, cpu, database)
+    result["computer_moves_per_second"] = round(computer_moves / window, 1)
+    result["computer_games_finished"] = computer_games
     result["seating_seconds"] = round(seating, 2)
     if args.trace is not None:
         with open(args.trace, "w") as out:

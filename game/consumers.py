@@ -10,13 +10,14 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db.models import Exists, OuterRef
 
-from . import observe, presence, snapshots
+from . import computer, observe, presence, seating, snapshots
 from .converters import is_table_code
 from .frames import BadField, BadFrame, decode, text, whole
 from .lobby import LobbyError, add_player, rematch, start_game
 from .metrics import OPEN_WEBSOCKETS
-from .models import Table
+from .models import Seat, Table
 from .services import UNCHANGED, Applied, CommandRefused, set_preference, submit_command
 from .snapshots import NoSuchTable, history, snapshot
 from .tables import for_seat
@@ -38,6 +39,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     code: str
     seat: int | None
     token: str | None
+    host: bool = False
+    """Whether the token is the host's (a tabletop host may hold no seat)."""
+    computers: bool = False
+    """Whether the game has computer players, as of this connection's latest snapshot: only
+    then does a change wake them (computer.py)."""
     _refresh: asyncio.Task[None] | None = None
     """The snapshot being rebuilt after ``table.changed`` (at most one per connection)."""
     _refresh_again: bool = False
@@ -80,12 +86,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=GONE)
             return
         self.seat = welcome.seat
-        if self.seat is None:
+        self.host = welcome.host
+        if self.seat is None and not self.host:
             self.token = None
         await self.send(text_data=welcome.snapshot)
         await self.send(text_data=welcome.history)
         if welcome.presence is not None:
             await self._group_send({"type": "table.presence", "seats": welcome.presence})
+        self.computers = welcome.computers
+        if welcome.computers:
+            computer.wake(self.code)
 
     def _token(self) -> str | None:
         for name, value in self.scope.get("headers", ()):
@@ -160,15 +170,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             message.get("id"),
             message.get("command"),
             as_seat,
+            host=self.host,
         )
         await self._publish(applied)
+        self._wake_computers()
         return applied.version
 
     async def on_preference(self, message: dict[str, Any]) -> int | None:
         figure = text(message, "figure")
         as_seat = whole(message, "seat", optional=True)
         applied = await database_sync_to_async(set_preference)(
-            self.code, self.seat, figure, as_seat
+            self.code, self.seat, figure, as_seat, host=self.host
         )
         if applied == UNCHANGED:
             return None
@@ -178,11 +190,56 @@ class TableConsumer(AsyncWebsocketConsumer):
         return applied.version if isinstance(applied, Applied) else None
 
     async def on_start(self, message: dict[str, Any]) -> int | None:
-        if self.seat is None or self.token is None:
+        if self.token is None:
             raise CommandRefused("spectator", "Spectators cannot start the game.")
         table = await database_sync_to_async(start_game)(self.code, self.token)
         await self._group_send({"type": "table.changed", "history": True})
+        computer.wake(self.code)
         return table.version
+
+    # Seats (game/seating.py): each changes the seats, then every page takes a fresh snapshot.
+
+    async def _seats_changed(self, change: Any, *args: object) -> None:
+        await database_sync_to_async(change)(self.code, self.token, *args)
+        await self._group_send({"type": "table.changed"})
+
+    async def on_reorder(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.reorder, message.get("order"))
+
+    async def on_start_player(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.start_player, whole(message, "seat"))
+
+    async def on_rename(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.rename, whole(message, "seat"), text(message, "name"))
+
+    async def on_remove(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.remove, whole(message, "seat"))
+
+    async def on_hand_host(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.hand_host, whole(message, "seat"))
+
+    async def on_host_without_seat(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.host_without_seat)
+
+    async def on_add_computer(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.add_computer, text(message, "level"))
+
+    async def on_leave(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.leave)
+
+    async def on_admit(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.admit, whole(message, "seat"))
+
+    async def on_computer_for(self, message: dict[str, Any]) -> None:
+        level = message.get("level", "strong")
+        await self._seats_changed(seating.computer_for, whole(message, "seat"), level)
+        computer.wake(self.code)
+
+    async def on_take_back(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.take_back, whole(message, "seat"))
+
+    async def on_absent_after(self, message: dict[str, Any]) -> None:
+        await self._seats_changed(seating.set_absent_after, whole(message, "seconds"))
 
     async def on_add_player(self, message: dict[str, Any]) -> int | None:
         name = text(message, "name")
@@ -195,7 +252,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The first "Play again" press creates the rematch and moves every page of the table
         there; a later one (a late visitor, a second device, a double click) moves only its own
         page to the same table."""
-        if self.seat is None or self.token is None:
+        if self.token is None:
             raise CommandRefused("spectator", "Only the players of this game can start a rematch.")
         _, created = await database_sync_to_async(rematch)(self.code, self.token)
         if not created or not await self._group_send({"type": "table.rematch"}):
@@ -215,8 +272,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=page)
 
     async def on_ping(self, message: dict[str, Any]) -> None:
-        version = await database_sync_to_async(_seen)(self.code, self.channel_name)
+        version, resume = await database_sync_to_async(_seen)(self.code, self.channel_name)
         await self.send(text_data=json.dumps({"type": "pong", "version": version}))
+        if resume:
+            computer.wake(self.code)
+
+    def _wake_computers(self) -> None:
+        if self.computers:
+            computer.wake(self.code)
 
     _HANDLERS = {
         "command": on_command,
@@ -224,6 +287,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         "start": on_start,
         "add_player": on_add_player,
         "rematch": on_rematch,
+        "reorder": on_reorder,
+        "start_player": on_start_player,
+        "rename": on_rename,
+        "remove": on_remove,
+        "hand_host": on_hand_host,
+        "host_without_seat": on_host_without_seat,
+        "add_computer": on_add_computer,
+        "leave": on_leave,
+        "admit": on_admit,
+        "computer_for": on_computer_for,
+        "take_back": on_take_back,
+        "absent_after": on_absent_after,
         "sync": on_sync,
         "history": on_history,
         "ping": on_ping,
@@ -265,7 +340,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_snapshot(self, *, with_history: bool) -> None:
         try:
-            text = await database_sync_to_async(snapshot)(self.code, self.seat)
+            if self.token is None:
+                text = await database_sync_to_async(snapshot)(self.code, None, host=False)
+            else:
+                # The seats may have changed: this token's seat may have moved or gone.
+                who, text, self.computers = await database_sync_to_async(snapshots.refreshed)(
+                    self.code, self.token
+                )
+                self.seat, self.host = who.seat, who.host
         except NoSuchTable:
             await self.close(code=GONE)
             return
@@ -331,8 +413,20 @@ def is_token(text: str) -> bool:
     return len(text) <= 64 and text.isprintable() and text.isascii()
 
 
-def _seen(code: str, channel: str) -> int | None:
+def _seen(code: str, channel: str) -> tuple[int | None, bool]:
     """Note the connection alive and read the table's version for the ``pong``: a client behind
-    it missed an update (its publication was lost) and resyncs."""
+    it missed an update (its publication was lost) and resyncs. Also whether the table's
+    computers should be woken (computer.py: a process that died while one was to move)."""
     presence.refresh(channel)
-    return Table.objects.filter(code=code).values_list("version", flat=True).first()
+    row = (
+        Table.objects.filter(code=code)
+        .annotate(
+            has_computer=Exists(Seat.objects.filter(table=OuterRef("pk")).exclude(computer=""))
+        )
+        .values_list("version", "status", "updated", "has_computer")
+        .first()
+    )
+    if row is None:
+        return None, False
+    version, status, updated, has_computer = row
+    return version, computer.resume_due(status, updated, has_computer)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -88,6 +88,26 @@ def _clean_name(name: object) -> str:
         raise LobbyError(str(error)) from None
 
 
+def clean_seat_name(name: object, others: Iterable[str]) -> str:
+    """``name`` cleaned, unless it looks like one of ``others`` (``LobbyError`` says so)."""
+    cleaned = _clean_name(name)
+    taken = alike(cleaned, others)
+    if taken is not None:
+        raise LobbyError(
+            f"{isolate(cleaned)} looks too much like {isolate(taken)}, who already sits "
+            "at this table (letters that look alike, or differ only in case, count as the "
+            "same); please choose a name that tells you apart."
+        )
+    return cleaned
+
+
+def host_token_of(table: Table) -> str:
+    """The host's token; seat 0's for tables made before hosts could change."""
+    if table.host_token:
+        return table.host_token
+    return table.seats.filter(index=0).values_list("token", flat=True).first() or ""
+
+
 def create_table(
     *,
     preset: str,
@@ -122,10 +142,13 @@ def create_table(
             overrides=dict(overrides or {}),
             mode=mode,
             max_seats=seats,
+            absent_after=settings.ABSENT_AFTER_SECONDS,
         )
         seat = Seat.objects.create(
             table=table, index=0, name=cleaned, colour=colour, token=new_token()
         )
+        table.host_token = seat.token
+        table.save(update_fields=["host_token"])
     return table, seat
 
 
@@ -136,8 +159,7 @@ def add_player(code: str, token: str | None, *, name: str, colour: str) -> Seat:
     """
     with transaction.atomic():
         table = Table.objects.select_for_update().get(code=code)
-        host = table.seats.filter(index=0).values_list("token", flat=True).first()
-        if not token or token != host:
+        if not token or token != host_token_of(table):
             raise LobbyError("Only the host can add players.", code="not_creator")
         if table.mode != "tabletop":
             raise LobbyError(
@@ -161,13 +183,7 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
                 raise LobbyError("Every seat at this table is taken.")
             if any(seat.colour == colour for seat in seats):
                 raise LobbyError("That colour is taken; please choose another.")
-            taken = alike(cleaned, (seat.name for seat in seats))
-            if taken is not None:
-                raise LobbyError(
-                    f"{isolate(cleaned)} looks too much like {isolate(taken)}, who already sits "
-                    "at this table (letters that look alike, or differ only in case, count as the "
-                    "same); please choose a name that tells you apart."
-                )
+            cleaned = clean_seat_name(cleaned, (seat.name for seat in seats))
             return Seat.objects.create(
                 table=table, index=len(seats), name=cleaned, colour=colour, token=new_token()
             )
@@ -184,14 +200,12 @@ def secret_seed() -> int:
 
 
 def start_game(code: str, token: str) -> Table:
-    """Start the game with the seats taken so far; only the creator (seat 0) may."""
+    """Start the game with the seats taken so far, in their order; only the host may."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(code=code)
         seats = list(table.seats.all())
-        if not seats or seats[0].token != token:
-            raise LobbyError(
-                "Only the player who created the table can start the game.", code="not_creator"
-            )
+        if not token or token != host_token_of(table):
+            raise LobbyError("Only the host can start the game.", code="not_creator")
         if table.status != Table.Status.LOBBY:
             raise LobbyError("The game has already started.", code="not_ready")
         if len(seats) < MIN_PLAYERS:
@@ -235,13 +249,17 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
     and seat count, and the same players with their names, colours and figure preferences, each
     with a new token; the seats turn by one, so that the start player moves on (the engine
     always starts with seat 0), and the game starts at once: the players are all there. The
-    host role goes with seat 0, to the new start player.
+    host keeps the role at their new seat (a host without a seat hands it to the start player:
+    their token belongs to the finished table only). A computer player keeps its seat; a computer
+    that only stood in for an absent person gives the seat back to that person.
     """
     try:
         with transaction.atomic():
             table = Table.objects.select_for_update().get(code=code)
             seats = list(table.seats.all())
-            if not token or all(seat.token != token for seat in seats):
+            if not token or (
+                all(seat.token != token for seat in seats) and token != host_token_of(table)
+            ):
                 raise LobbyError(
                     "Only the players of this game can start a rematch.", code="not_player"
                 )
@@ -258,18 +276,25 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
                 max_seats=table.max_seats,
                 rematch_of=table,
             )
+            old_host = host_token_of(table)
             turned = seats[1:] + seats[:1]
+            host_token = ""
             for index, old in enumerate(turned):
-                Seat.objects.create(
+                seat = Seat.objects.create(
                     table=new,
                     index=index,
                     name=old.name,
                     colour=old.colour,
                     preference=old.preference,
                     token=new_token(),
+                    computer="" if old.stand_in else old.computer,
+                    vacant=old.vacant,
                 )
-            host = new.seats.get(index=0)
-            return start_game(new.code, host.token), True
+                if old.token == old_host:
+                    host_token = seat.token
+            new.host_token = host_token or new.seats.get(index=0).token
+            new.save(update_fields=["host_token"])
+            return start_game(new.code, new.host_token), True
     except IntegrityError:
         # Another process created it between our look and our insert (the one-to-one link).
         existing = Table.objects.filter(rematch_of__code=code).first()

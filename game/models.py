@@ -34,6 +34,13 @@ class Table(models.Model):
     )
     """The finished table this one is the rematch of. One-to-one, so that a finished game has at
     most one rematch however many pages (on however many servers) ask for it at once."""
+    host_token = models.CharField(max_length=64, blank=True, default="")
+    """The token of the host, who manages the seats (and at a tabletop game enters for every
+    seat). Usually a seat's token; at a tabletop game a host who keeps the score without playing
+    holds a token of no seat. Empty for tables made before hosts could change: seat 0 hosts."""
+    absent_after = models.PositiveIntegerField(default=60)
+    """Seconds without a connection after which the seat to move counts as absent and the
+    others are offered to let a computer play for it."""
 
     def __str__(self) -> str:
         return f"{self.code} ({self.preset}, {self.status})"
@@ -54,6 +61,15 @@ class Seat(models.Model):
     token = models.CharField(max_length=64, unique=True)
     preference = models.CharField(max_length=16, choices=Preference.choices, default=Preference.ASK)
     joined = models.DateTimeField(auto_now_add=True)
+    computer = models.CharField(max_length=16, blank=True, default="")
+    """The level of the computer that plays this seat; empty while a person does."""
+    stand_in = models.BooleanField(default=False)
+    """The computer only stands in for the seat's person, who may take the seat back."""
+    vacant = models.BooleanField(default=False)
+    """Its person left (their link no longer works); the host may admit someone new."""
+    away_since = models.DateTimeField(null=True, blank=True)
+    """When the seat's last connection closed; empty while connected or never connected (then
+    ``joined`` counts)."""
 
     class Meta:
         ordering = ["index"]

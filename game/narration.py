@@ -51,13 +51,31 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
 
     Every event type the engine emits gives exactly one line. An event of a type this module does
     not know gives no line rather than an error, so a newer engine never breaks the log.
+
+    A ``played_by`` event (a computer's entry begins with one) gives no line of its own: the
+    rest of the call names that seat "Bob (computer)", so the log says who played. Callers
+    narrate such entries one call each (services.py, snapshots.py).
     """
     lines = []
     for event in events:
+        if event.get("type") == PLAYED_BY:
+            names = played_by_names(names, event["seat"])
+            continue
         line = narrate_event(event, names)
         if line is not None:
             lines.append(line)
     return lines
+
+
+PLAYED_BY: Final = "played_by"
+
+
+def played_by_names(names: Sequence[str], seat: int) -> list[str]:
+    """``names`` with the seat marked as played by a computer."""
+    marked = list(names)
+    if 0 <= seat < len(marked):
+        marked[seat] = f"{marked[seat]} (computer)"
+    return marked
 
 
 def narrate_event(event: Event, names: Sequence[str]) -> str | None:

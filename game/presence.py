@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Final
 
 from django.utils import timezone
@@ -17,6 +17,10 @@ def arrive(table: Table, seat: int | None, channel: str) -> None:
     Connection.objects.update_or_create(
         channel=channel, defaults={"table_id": table.pk, "seat": seat, "seen": timezone.now()}
     )
+    if seat is not None:
+        Seat.objects.filter(table=table, index=seat).exclude(away_since=None).update(
+            away_since=None
+        )
 
 
 def refresh(channel: str) -> None:
@@ -24,7 +28,18 @@ def refresh(channel: str) -> None:
 
 
 def leave(channel: str) -> None:
+    """Forget the connection; a seat left without any notes since when it is away (how long
+    the seat to move has been absent decides whether a computer may stand in for it)."""
+    row = Connection.objects.filter(channel=channel).values_list("table_id", "seat").first()
     Connection.objects.filter(channel=channel).delete()
+    if row is None or row[1] is None:
+        return
+    table_id, seat = row
+    now = timezone.now()
+    if not Connection.objects.filter(
+        table_id=table_id, seat=seat, seen__gte=now - TIMEOUT
+    ).exists():
+        Seat.objects.filter(table_id=table_id, index=seat).update(away_since=now)
 
 
 def connected_seats(table: Table) -> set[int]:
@@ -42,6 +57,20 @@ def summary(code: str) -> list[dict[str, object]]:
 
 
 def summary_of(table: Table) -> list[dict[str, object]]:
+    """Each seat: connected or not, and for how many seconds it has had no connection."""
     connected = connected_seats(table)
-    indices = Seat.objects.filter(table=table).values_list("index", flat=True)
-    return [{"seat": index, "connected": index in connected} for index in indices]
+    now = timezone.now()
+    rows = Seat.objects.filter(table=table).values_list("index", "away_since", "joined")
+    return [
+        {
+            "seat": index,
+            "connected": index in connected,
+            "away_seconds": 0 if index in connected else away(now, away_since or joined),
+        }
+        for index, away_since, joined in rows
+    ]
+
+
+def away(now: datetime, since: datetime) -> int:
+    """Whole seconds from ``since`` to ``now`` (never negative)."""
+    return max(0, int((now - since).total_seconds()))

@@ -25,7 +25,7 @@ from .store import NewEntry, TableHead, append, has_command, lock_table
 
 COMMAND_ID_LENGTH: Final = 64
 HOST_SEAT: Final = 0
-"""The table's creator; at a tabletop game, the host who may enter for every seat."""
+"""The host of a table made before hosts could change: its creator's seat."""
 
 
 class CommandRefused(Exception):
@@ -109,17 +109,23 @@ def submit_command(
     command_id: object,
     command: object,
     as_seat: object = None,
+    *,
+    host: bool | None = None,
+    computer: str = "",
 ) -> Applied:
     """Apply ``command`` for ``seat`` if it was made against the table's current ``version``.
 
-    ``as_seat``: at a tabletop game the host (seat 0) enters decisions for every seat; it names
-    the seat the command is for. Raises ``CommandRefused`` (and changes nothing) for anything that
-    may not be applied.
+    ``as_seat``: at a tabletop game the host enters decisions for every seat; it names the seat
+    the command is for. ``host``: whether the sender hosts the table (None: whether ``seat`` is
+    the host's, looked up only when it matters); a host who keeps the score without playing
+    sends with ``seat`` None. ``computer``: the level of the computer player that sends for
+    ``seat``, which must still be played by one; the log then says so. Raises
+    ``CommandRefused`` (and changes nothing) for anything that may not be applied.
     """
     parsed = _parse(command)
     command_id = _check_command_id(command_id)
     version = _check_version(version)
-    if seat is None:
+    if seat is None and not host:
         raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
     with transaction.atomic():
         table = _locked_table(code)
@@ -136,19 +142,61 @@ def submit_command(
                 table.version,
             )
         state = tables.load_state_at((table.id, table.code), table.version)
-        acting = _acting_seat(state, table, seat, as_seat)
-        _check_host_only(state, table, seat, parsed)
+        sender = _Sender(table.id, seat, host)
+        acting = _acting_seat(state, table, sender, as_seat, parsed)
+        _check_host_only(state, table, sender, parsed)
+        if computer:
+            _check_computer(table, acting)
         try:
             limits.check(state, table.id, table.version, parsed)
         except limits.LimitReached as error:
             raise CommandRefused("limit", str(error), table.version) from None
         if isinstance(parsed, Undo):
-            state, entries = _undo(state, table, seat, acting, command_id)
+            state, entries = _undo(state, table, sender, acting, command_id)
             return _save(table, state, entries, command_id, acting)
         state, events = _apply(state, table, acting, parsed)
+        if computer:
+            events = [played_by(acting, computer), *events]
         entries = [_entry(state, events, command_id, automatic=False)]
         state = _answer_by_preference(table, state, entries)
         return _save(table, state, entries, command_id, acting)
+
+
+def played_by(seat: int, level: str) -> Event:
+    """The marker put first in the events of a computer's entry, so that the log says who
+    played (narration.py names the seat "Bob (computer)" for the entry's lines)."""
+    return {"type": "played_by", "seat": seat, "computer": level}
+
+
+def _check_computer(table: TableHead, seat: int) -> None:
+    """A computer's move for a seat its person took back in the meantime is refused."""
+    if not Seat.objects.filter(table_id=table.id, index=seat).exclude(computer="").exists():
+        raise CommandRefused("not_computer", "A person plays that seat again.", table.version)
+
+
+class _Sender:
+    """Who sent a command: a seat (or none, for a host who does not play) and whether they
+    host, looked up only when a rule asks."""
+
+    def __init__(self, table_id: int, seat: int | None, host: bool | None) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        self._host = host
+
+    @property
+    def host(self) -> bool:
+        if self._host is None:
+            self._host = self.seat is not None and is_host_seat(self.table_id, self.seat)
+        return self._host
+
+
+def is_host_seat(table_id: int, seat: int) -> bool:
+    """Whether the seat's token is the host's (seat 0 hosts tables made before hosts could
+    change)."""
+    row = Table.objects.filter(pk=table_id).values_list("host_token", flat=True).first()
+    if not row:
+        return seat == HOST_SEAT
+    return Seat.objects.filter(table_id=table_id, index=seat, token=row).exists()
 
 
 def _apply(
@@ -164,13 +212,20 @@ def _apply(
         raise CommandRefused("illegal", str(error), table.version) from None
 
 
-def _acting_seat(state: GameState, table: TableHead, seat: int, as_seat: object) -> int:
-    """The seat a command is for: the sender's own, or any seat when a tabletop host says so."""
-    if as_seat is None or as_seat == seat:
-        return seat
+def _acting_seat(
+    state: GameState, table: TableHead, sender: _Sender, as_seat: object, command: Command
+) -> int:
+    """The seat a command is for: the sender's own, or any seat when a tabletop host says so.
+
+    A host who does not play names the seat, or enters for the seat the game waits for (for an
+    undo: the seat whose entry it takes back)."""
+    if as_seat is None or as_seat == sender.seat:
+        if sender.seat is not None:
+            return sender.seat
+        return _default_seat(state, table, command)
     if not isinstance(as_seat, int) or isinstance(as_seat, bool):
         raise CommandRefused("malformed", "'seat' must be a seat number", table.version)
-    if state.mode is not Mode.TABLETOP or seat != HOST_SEAT:
+    if state.mode is not Mode.TABLETOP or not sender.host:
         raise CommandRefused(
             "not_host", "Only the host of a tabletop game enters for other seats.", table.version
         )
@@ -179,21 +234,30 @@ def _acting_seat(state: GameState, table: TableHead, seat: int, as_seat: object)
     return as_seat
 
 
-def _check_host_only(state: GameState, table: TableHead, sender: int, command: Command) -> None:
+def _default_seat(state: GameState, table: TableHead, command: Command) -> int:
+    """The seat a host without one enters for when the command names none."""
+    if state.mode is not Mode.TABLETOP:
+        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+    if isinstance(command, Undo):
+        kept = effective(state.log)
+        return int(state.log[kept[-1]]["seat"]) if kept else 0
+    waiting = pending(state)
+    if waiting is not None and waiting.get("seat") is not None:
+        return int(waiting["seat"])
+    return state.active
+
+
+def _check_host_only(state: GameState, table: TableHead, sender: _Sender, command: Command) -> None:
     """Only the host ends or finishes a tabletop game: anyone else could otherwise end it in the
     middle of another's turn."""
-    if (
-        state.mode is Mode.TABLETOP
-        and isinstance(command, EndGame | Finish)
-        and sender != HOST_SEAT
-    ):
+    if state.mode is Mode.TABLETOP and isinstance(command, EndGame | Finish) and not sender.host:
         raise CommandRefused(
             "not_host", "Only the host ends or finishes a tabletop game.", table.version
         )
 
 
 def _undo(
-    state: GameState, table: TableHead, sender: int, acting: int, command_id: str
+    state: GameState, table: TableHead, sender: _Sender, acting: int, command_id: str
 ) -> tuple[GameState, list[NewEntry]]:
     """Take back the latest entry a player made, with the figure choices the server then made
     for them from their standing preference (which would otherwise be made again at once).
@@ -204,7 +268,7 @@ def _undo(
     count = 1
     while count < len(kept) and _automatic(table.id, kept[-count]):
         count += 1
-    if kept and sender != HOST_SEAT and state.log[kept[-count]]["seat"] != sender:
+    if kept and not sender.host and state.log[kept[-count]]["seat"] != sender.seat:
         raise CommandRefused(
             "not_yours",
             "Only the host can undo another player's entry.",
@@ -232,7 +296,7 @@ UNCHANGED: Final = "unchanged"
 
 
 def set_preference(
-    code: str, seat: int | None, figure: object, as_seat: object = None
+    code: str, seat: int | None, figure: object, as_seat: object = None, *, host: bool | None = None
 ) -> Applied | str | None:
     """Store a seat's standing answer to "which figure?", and use it at once if it is asked.
 
@@ -240,7 +304,7 @@ def set_preference(
 
     ``as_seat``: the host of a tabletop game sets it for a player who has no device.
     """
-    if seat is None:
+    if seat is None and not (host and as_seat is not None):
         raise CommandRefused("spectator", "Spectators have no figures.")
     if figure not in Seat.Preference.values:
         raise CommandRefused("malformed", "'figure' must be ask, meeple or messenger")
@@ -248,7 +312,7 @@ def set_preference(
         table = _locked_table(code)
         if as_seat is not None and as_seat != seat:
             mode = Table.objects.values_list("mode", flat=True).get(pk=table.id)
-            if mode != Mode.TABLETOP or seat != HOST_SEAT:
+            if mode != Mode.TABLETOP or not _Sender(table.id, seat, host).host:
                 raise CommandRefused(
                     "not_host", "Only the host of a tabletop game sets other seats' figures."
                 )
@@ -271,7 +335,7 @@ def set_preference(
         state = _answer_by_preference(table, state, entries)
         if not entries:
             return None
-        return _save(table, state, entries, "", seat)
+        return _save(table, state, entries, "", seat)  # type: ignore[arg-type]
 
 
 def _locked_table(code: str) -> TableHead:
@@ -326,7 +390,11 @@ def _save(
         command_id=command_id,
         seat=seat,
         events=events,
-        lines=narrate(events, [player.name for player in state.players]),
+        lines=[
+            line
+            for entry in entries
+            for line in narrate(entry.events, [player.name for player in state.players])
+        ],
         view_json=tables.public_view_json(state),
         finished=state.finished,
         reopened=table.status == Table.Status.FINISHED and not state.finished,

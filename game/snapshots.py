@@ -8,14 +8,17 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from . import presence
 from .engine.presets import PRESET_NAMES, resolve_options
 from .lobby import COLOURS, rematch_seat
 from .models import Seat, Table
 from .narration import final_breakdown, narrate
+from .players import TABLE_LEVELS as LEVELS
 from .presence import connected_seats
-from .tables import effective_events, for_seat, history_events, load_state, public_view_json
+from .seating import Viewer, away_seconds, viewer
+from .tables import effective_events, for_seat, history_entries, load_state, public_view_json
 
 _SYMBOLS = {colour.id: colour.symbol for colour in COLOURS}
 
@@ -48,11 +51,15 @@ class Welcome:
 
     seat: int | None
     """The seat its token holds, or None for a spectator (no token, or a wrong one)."""
+    host: bool
+    """Whether its token is the host's (who may hold no seat at a tabletop game)."""
     snapshot: str
     history: str
     """The ``history`` message (its latest page)."""
     presence: list[dict[str, object]] | None
     """Who is connected now that this seat is, to tell the table; None for a spectator."""
+    computers: bool
+    """A game with computer players: one may be waiting for someone to watch (computer.py)."""
 
 
 def welcome(code: str, token: str | None, channel: str) -> Welcome:
@@ -62,21 +69,30 @@ def welcome(code: str, token: str | None, channel: str) -> Welcome:
     and each thread hop and each read of the table row is paid by every one of them.
     """
     table = _table(code)
-    seat = _seat_of(table, token)
+    who = viewer(table, token)
+    seat = who.seat
     presence.arrive(table, seat, channel)
     return Welcome(
         seat=seat,
-        snapshot=snapshot_of(table, seat),
+        host=who.host,
+        snapshot=snapshot_of(table, seat, host=who.host),
         history=history_page(history_of(table)),
         presence=None if seat is None else presence.summary_of(table),
+        computers=has_computers(table),
     )
 
 
-def table_info(table: Table, seat: int | None) -> dict[str, Any]:
+def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> dict[str, Any]:
+    """The table as ``seat`` sees it; ``host``: whether the viewer hosts (None: whether ``seat``
+    is the host's). Only the host's copy holds other seats' personal links."""
     seats = list(table.seats.all())
     connected = connected_seats(table)
     own = next((s for s in seats if s.index == seat), None)
     finished = table.status == Table.Status.FINISHED
+    host_token = table.host_token or next((s.token for s in seats if s.index == 0), "")
+    if host is None:
+        host = own is not None and own.token == host_token
+    now = timezone.now()
     return {
         "code": table.code,
         "status": table.status,
@@ -92,18 +108,30 @@ def table_info(table: Table, seat: int | None) -> dict[str, Any]:
                 "colour": s.colour,
                 "symbol": _SYMBOLS.get(s.colour, "?"),
                 "connected": s.index in connected,
+                "away_seconds": 0 if s.index in connected else int(away_seconds(s, now)),
                 "preference": s.preference,
+                "computer": s.computer or None,
+                "stand_in": s.stand_in,
+                "vacant": s.vacant,
+                "host": s.token == host_token,
             }
             for s in seats
         ],
         "you": seat,
-        "creator": seat == 0,
+        "creator": host,
+        "host": host,
+        "absent_after": table.absent_after,
+        "absent_after_range": [
+            settings.ABSENT_AFTER_MIN_SECONDS,
+            settings.ABSENT_AFTER_MAX_SECONDS,
+        ],
+        "levels": list(LEVELS),
         "rejoin_url": None if own is None else rejoin_url(table.code, own.token),
         "rejoin_qr_url": None if own is None else seat_qr_url(table.code, own.index),
         "join_url": reverse("table", kwargs={"code": table.code}),
         "projector_url": reverse("projector", kwargs={"code": table.code}),
         "record_url": reverse("record", kwargs={"code": table.code}) if finished else None,
-        "seat_links": _seat_links(table, seats) if seat == 0 and table.mode == "tabletop" else None,
+        "seat_links": _seat_links(table, seats) if host else None,
         "rematch": _rematch_info(table, own) if finished else None,
         "previous": _previous_info(table),
     }
@@ -172,8 +200,9 @@ def seat_qr_url(code: str, index: int) -> str:
 
 
 def _seat_links(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
-    """Every seat's personal link, for the host of a tabletop game to hand to players who would
-    rather enter their own points on their phones."""
+    """Every seat's personal link, for the host only: to hand to a player who lost theirs, to
+    someone new the host admits to a seat, or at a tabletop game to players who would rather
+    enter their own points on their phones."""
     return [
         {
             "seat": s.index,
@@ -184,13 +213,27 @@ def _seat_links(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
     ]
 
 
-def snapshot(code: str, seat: int | None) -> str:
+def snapshot(code: str, seat: int | None, *, host: bool | None = None) -> str:
     """The ``snapshot`` message for ``seat`` (None: a spectator), as JSON text."""
-    return snapshot_of(_table(code), seat)
+    return snapshot_of(_table(code), seat, host=host)
 
 
-def snapshot_of(table: Table, seat: int | None) -> str:
-    info = table_info(table, seat)
+def refreshed(code: str, token: str | None) -> tuple[Viewer, str, bool]:
+    """Who ``token`` is now, its snapshot and whether the game has computer players: after a
+    change to the seats a connection's seat may have moved (a new order), or gone (removed,
+    left, a new link for it)."""
+    table = _table(code)
+    who = viewer(table, token)
+    return who, snapshot_of(table, who.seat, host=who.host), has_computers(table)
+
+
+def has_computers(table: Table) -> bool:
+    """A game under way with a seat that a computer plays (computer.py)."""
+    return table.status == Table.Status.PLAYING and table.seats.exclude(computer="").exists()
+
+
+def snapshot_of(table: Table, seat: int | None, *, host: bool | None = None) -> str:
+    info = table_info(table, seat, host=host)
     if table.status == Table.Status.FINISHED:
         info["final_scoring"] = final_breakdown(effective_events(table), len(info["seats"]))
     view_json = "null"
@@ -226,4 +269,5 @@ def history_page(lines: list[str], before: int | None = None) -> str:
 def history_of(table: Table) -> list[str]:
     if table.setup is None:
         return []
-    return narrate(history_events(table), table.setup["players"])
+    names = table.setup["players"]
+    return [line for events in history_entries(table) for line in narrate(events, names)]

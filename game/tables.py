@@ -297,3 +297,13 @@ def history_events(table: Table) -> list[Event]:
     ):
         events.extend(entry_events)
     return events
+
+
+def history_entries(table: Table) -> list[list[Event]]:
+    """The events of the game so far, the setup's first, then each log entry's: narrated one
+    entry at a time, since a computer's entry names its seat as played by a computer."""
+    entries = [list(initial_state(table)[1])]
+    entries.extend(
+        LogEntry.objects.filter(table=table).order_by("index").values_list("events", flat=True)
+    )
+    return entries

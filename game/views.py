@@ -20,9 +20,17 @@ from .address_limits import HourlyLimit
 from .catalogue import catalogue_json
 from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
 from .engine.state import MAX_PLAYERS
-from .lobby import COLOURS, PRESET_SUMMARIES, LobbyError, create_table, join_table
+from .lobby import (
+    COLOURS,
+    PRESET_SUMMARIES,
+    LobbyError,
+    create_table,
+    host_token_of,
+    join_table,
+)
 from .models import Seat, Table
 from .options_form import OPTION_FIELDS, overrides_from_form
+from .seating import claim
 from .tables import downloadable_record
 
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -59,6 +67,13 @@ def _seat(request: HttpRequest, table: Table) -> Seat | None:
     if not token:
         return None
     return table.seats.filter(token=token).first()
+
+
+def _is_host(request: HttpRequest, table: Table) -> bool:
+    """Whether this browser's session holds the table's host token (which, at a tabletop game
+    whose host keeps the score without playing, holds no seat)."""
+    token = request.session.get(SEATS_KEY, {}).get(table.code)
+    return bool(token) and token == host_token_of(table)
 
 
 def _get_table(code: str) -> Table:
@@ -137,10 +152,17 @@ def _table_page(
 ) -> HttpResponse:
     seat = _seat(request, table)
     seats = list(table.seats.all())
-    can_join = seat is None and table.status == Table.Status.LOBBY and len(seats) < table.max_seats
+    host = _is_host(request, table)
+    can_join = (
+        seat is None
+        and not host
+        and table.status == Table.Status.LOBBY
+        and len(seats) < table.max_seats
+    )
     context = {
         "table": table,
         "seat": seat,
+        "host": host,
         "can_join": can_join,
         "join_error": join_error,
         "colours": _colours({s.colour for s in seats}),
@@ -156,7 +178,7 @@ def _table_page(
 @require_POST
 def join(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
-    if _seat(request, table) is not None:
+    if _seat(request, table) is not None or _is_host(request, table):
         return redirect("table", code=code)
     limit = HourlyLimit("join", settings.JOINS_PER_HOUR)
     if not limit.allow(request):
@@ -193,6 +215,8 @@ def rejoin(request: HttpRequest, code: str) -> HttpResponse:
         context = {"table": table, "error": "This personal link is not valid for this table."}
         return render(request, "game/rejoin.html", context, status=404)
     _remember_seat(request, code, token)
+    claim(table, token)
+    _tell_table(code)
     return redirect("table", code=code)
 
 
@@ -223,16 +247,15 @@ def seat_qr(request: HttpRequest, code: str, index: int) -> HttpResponse:
     seat by pointing a phone at a screen instead of typing a long link.
 
     The URL names the seat, not its token, so no token is ever written to an access log; the
-    image is served only to a browser whose session holds that seat or, at a tabletop game, the
-    host's (seat 0), who hands out every seat's link there; it is never cached. Anyone else gets
-    the same 404 as for a seat that does not exist.
+    image is served only to a browser whose session holds that seat or the host's token: the
+    host hands out every seat's link (to a player who lost theirs, to someone admitted to a seat,
+    to the phones at a tabletop game); it is never cached. Anyone else gets the same 404 as for a
+    seat that does not exist.
     """
     table = _get_table(code)
     mine = _seat(request, table)
     seat = table.seats.filter(index=index).first() if index < MAX_PLAYERS else None
-    allowed = mine is not None and (
-        mine.index == index or (mine.index == 0 and table.mode == "tabletop")
-    )
+    allowed = _is_host(request, table) or (mine is not None and mine.index == index)
     if seat is None or not allowed:
         raise Http404("There is no such seat for you at this table.")
     response = HttpResponse(

@@ -242,6 +242,30 @@ HISTORY_LINES = whole("MESSENGERS_HISTORY_LINES", 300, 1)
 # How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
 FRAME_MAX_DEPTH = whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 
+# Seats and computer players (docs/protocol.md, "Seats"). A seat to move with no connection for a
+# table's `absent_after` seconds counts as absent: the others are offered a computer for it. New
+# tables take the default; the host may choose from MIN to MAX.
+ABSENT_AFTER_SECONDS = whole("MESSENGERS_ABSENT_AFTER_SECONDS", 60, 1)
+ABSENT_AFTER_MIN_SECONDS = whole("MESSENGERS_ABSENT_AFTER_MIN_SECONDS", 15, 1)
+ABSENT_AFTER_MAX_SECONDS = whole("MESSENGERS_ABSENT_AFTER_MAX_SECONDS", 900, 1)
+if not ABSENT_AFTER_MIN_SECONDS <= ABSENT_AFTER_SECONDS <= ABSENT_AFTER_MAX_SECONDS:
+    raise ImproperlyConfigured(
+        "MESSENGERS_ABSENT_AFTER_SECONDS must lie between MESSENGERS_ABSENT_AFTER_MIN_SECONDS and "
+        f"MESSENGERS_ABSENT_AFTER_MAX_SECONDS ({ABSENT_AFTER_MIN_SECONDS} to "
+        f"{ABSENT_AFTER_MAX_SECONDS}), got {ABSENT_AFTER_SECONDS}"
+    )
+# The pause before a computer player's move, so that people can follow it (0: at once).
+COMPUTER_PAUSE_MS = whole("MESSENGERS_COMPUTER_PAUSE_MS", 1000, 0)
+# Threads per server process that think for computer players, away from the event loop.
+COMPUTER_THREADS = whole("MESSENGERS_COMPUTER_THREADS", 2, 1)
+# Computer moves per second that one server process makes in all (0: no limit), so that
+# computers on many tables leave people's commands their share of the process.
+COMPUTER_MOVES_PER_SECOND = whole("MESSENGERS_COMPUTER_MOVES_PER_SECOND", 40, 0)
+# Computer players wait while nobody at all watches their table: a game of computers alone does
+# not run unattended. A table whose computer to move has been idle this long is resumed by the
+# next ping of any of its connections (a process that died mid-move loses nothing).
+COMPUTER_RESUME_SECONDS = whole("MESSENGERS_COMPUTER_RESUME_SECONDS", 10, 1)
+
 
 # --- Limits -------------------------------------------------------------------------------------
 # Per-client limits that keep one client from starving the others (docs/protocol.md, "Limits").

@@ -177,7 +177,10 @@ async def test_each_seat_gets_its_own_view_and_spectators_watch() -> None:
     assert snapshots[0]["table"]["rejoin_url"].endswith(tokens[0])
     assert snapshots[1]["table"]["rejoin_url"].endswith(tokens[1])
     assert snapshots[2]["table"]["rejoin_url"] is None
-    assert tokens[1] not in json.dumps(snapshots[0]) and tokens[0] not in json.dumps(snapshots[2])
+    # Only the host holds the others' personal links, to hand to a player who lost theirs.
+    assert [link["url"].split("#")[1] for link in snapshots[0]["table"]["seat_links"]] == tokens
+    assert snapshots[1]["table"]["seat_links"] is None
+    assert tokens[0] not in json.dumps(snapshots[1]) and tokens[0] not in json.dumps(snapshots[2])
     assert snapshots[0]["view"]["pending"]["type"] == "place_tile"
     assert snapshots[0]["view"]["tile"] == TILES[0]
 
@@ -301,7 +304,10 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
     bob = Client(code, bob_seat.token, frames)
     await bob.connect()
     presence = await ann.receive("presence")
-    assert presence["seats"] == [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]
+    assert presence["seats"] == [
+        {"seat": 0, "connected": True, "away_seconds": 0},
+        {"seat": 1, "connected": True, "away_seconds": 0},
+    ]
 
     await ann.send({"type": "start"})
     started = await bob.receive("snapshot")
@@ -314,7 +320,7 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
 
     await bob.close()
     presence = await ann.receive("presence")
-    assert presence["seats"][1] == {"seat": 1, "connected": False}
+    assert presence["seats"][1] == {"seat": 1, "connected": False, "away_seconds": 0}
     await ann.close()
 
 

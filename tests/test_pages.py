@@ -214,13 +214,14 @@ def test_a_seat_link_as_a_qr_code_only_for_that_seat_or_the_host() -> None:
     assert cys.get(f"/t/{table.code}/seats/2/qr.svg").status_code == 200
 
 
-def test_the_host_of_a_board_game_gets_no_qr_code_of_another_seat() -> None:
-    """Only at a tabletop game does the host hand out the other seats' links."""
+def test_the_host_of_a_board_game_gets_every_seats_qr_code_and_players_only_their_own() -> None:
+    """The host hands out any seat's link (a player who lost theirs, someone admitted)."""
     table, ann = create_table(preset="c3", mode="board", name="Ann", colour="blue")
     bob = join_table(table.code, name="Bob", colour="orange")
     host, bobs = Client(), Client()
     rejoin(host, table.code, ann.token)
     rejoin(bobs, table.code, bob.token)
-    assert host.get(f"/t/{table.code}/seats/1/qr.svg").status_code == 404
+    assert host.get(f"/t/{table.code}/seats/1/qr.svg").status_code == 200
     assert host.get(f"/t/{table.code}/seats/0/qr.svg").status_code == 200
+    assert bobs.get(f"/t/{table.code}/seats/0/qr.svg").status_code == 404
     assert bobs.get(f"/t/{table.code}/seats/1/qr.svg").status_code == 200

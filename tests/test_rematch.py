@@ -278,10 +278,33 @@ async def test_a_tabletop_rematch_keeps_the_mode_and_turns_the_seats() -> None:
     seats = await seats_of(new.code)
     assert [name for name, _, _ in seats] == ["Bob", "Ann"]
     assert [new_token(move["rejoin_url"]) for move in moves] == [seats[1][2], seats[0][2]]
-    # Bob holds seat 0 now, and with it the host's console.
+    # Bob starts from seat 0 now; Ann, at seat 1, keeps the host's console.
     bob_there = Client(new.code, seats[0][2], [])
-    snapshot = await bob_there.connect()
+    assert (await bob_there.connect())["table"]["creator"] is False
+    ann_there = Client(new.code, seats[1][2], [])
+    snapshot = await ann_there.connect()
     assert snapshot["table"]["creator"] is True
     assert [link["seat"] for link in snapshot["table"]["seat_links"]] == [0, 1]
-    for client in (*clients, bob_there):
+    for client in (*clients, bob_there, ann_there):
         await client.close()
+
+
+@database_sync_to_async
+def host_name(code: str) -> str:
+    table = Table.objects.get(code=code)
+    return Seat.objects.get(table=table, token=table.host_token).name
+
+
+@short_stacks
+async def test_the_host_keeps_the_role_at_their_new_seat() -> None:
+    """The seats turn (Bob starts the rematch), but Ann, who hosted, hosts again."""
+    code, tokens = await started(["Ann", "Bob"])
+    clients = await seated(code, tokens)
+    await finish(clients)
+    await clients[1].send({"type": "rematch"})
+    moves = [await client.receive("rematch") for client in clients]
+    for client in clients:
+        await client.close()
+    new = moves[0]["code"]
+    assert [name for name, _, _ in await seats_of(new)] == ["Bob", "Ann"]
+    assert await host_name(new) == "Ann"

@@ -229,3 +229,37 @@ def test_the_production_example_without_a_secret_does_not_start() -> None:
         "ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off"
     )
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_seat_and_computer_settings() -> None:
+    """Their defaults, and a default outside the host's range stops the server in one line."""
+    names = (
+        "ABSENT_AFTER_SECONDS",
+        "COMPUTER_PAUSE_MS",
+        "COMPUTER_THREADS",
+        "COMPUTER_MOVES_PER_SECOND",
+    )
+    assert settings_of({}, *names) == {
+        "ABSENT_AFTER_SECONDS": 60,
+        "COMPUTER_PAUSE_MS": 1000,
+        "COMPUTER_THREADS": 2,
+        "COMPUTER_MOVES_PER_SECOND": 40,
+    }
+    for env, expected in (
+        (
+            {"MESSENGERS_ABSENT_AFTER_SECONDS": "5"},
+            "ImproperlyConfigured: MESSENGERS_ABSENT_AFTER_SECONDS must lie between",
+        ),
+        (
+            {"MESSENGERS_COMPUTER_THREADS": "0"},
+            "ImproperlyConfigured: MESSENGERS_COMPUTER_THREADS must be at least 1",
+        ),
+        (
+            {"MESSENGERS_COMPUTER_PAUSE_MS": "-1"},
+            "ImproperlyConfigured: MESSENGERS_COMPUTER_PAUSE_MS must be at least 0",
+        ),
+    ):
+        result = manage(env, "check")
+        assert result.returncode == 1, result
+        assert result.stderr.strip().splitlines() == [result.stderr.strip()], result.stderr
+        assert result.stderr.startswith(expected), result.stderr

@@ -6,6 +6,14 @@
 
 from game.engine.seat_view import SeatView, seat_view
 
-from .decide import LEVELS, NotThisSeatsDecision, UnknownLevel, decide
+from .decide import LEVELS, TABLE_LEVELS, NotThisSeatsDecision, UnknownLevel, decide
 
-__all__ = ["LEVELS", "NotThisSeatsDecision", "SeatView", "UnknownLevel", "decide", "seat_view"]
+__all__ = [
+    "LEVELS",
+    "TABLE_LEVELS",
+    "NotThisSeatsDecision",
+    "SeatView",
+    "UnknownLevel",
+    "decide",
+    "seat_view",
+]

@@ -20,6 +20,9 @@ from . import easy, strong
 LEVELS: Final = ("random", "easy", "strong")
 """The levels a seat may be given, weakest first."""
 
+TABLE_LEVELS: Final = ("easy", "strong")
+"""The levels offered at a table; "random" is a yardstick for the benchmark only."""
+
 Decider = Callable[[SeatView, random.Random], cmd.Command]
 
 _BY_DECISION: Final[dict[str, dict[str, Decider]]] = {

@@ -38,7 +38,7 @@ const s = {
 // --- who may do what -------------------------------------------------------------------------
 
 const you = () => (s.table ? s.table.you : null);
-const isHost = () => you() === 0;
+const isHost = () => Boolean(s.table?.host);
 const mayActFor = (seat) => seat != null && (isHost() || seat === you());
 const seatInfo = (seat) => seatOf(s.table, seat);
 const nameOf = (seat) => s.view?.players?.[seat]?.name || seatInfo(seat)?.name || `Seat ${seat + 1}`;

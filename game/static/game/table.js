@@ -6,6 +6,7 @@ import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
 import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
+import { absentAfterHtml, absentOfferHtml, leaveHtml, lobbyHostToolsHtml, lobbySeatsHtml, noteAway, seatFrame, seatToolsHtml } from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (text) =>
@@ -47,6 +48,8 @@ const s = {
   busy: null,
   viewKey: "",
   fresh: true, // a connection's first snapshot never alerts
+  // absent-seat offers this page answered "Wait" to, by version and seat
+  waited: new Set(),
 };
 
 
@@ -109,7 +112,15 @@ const rematchHtml = (t) =>
 
 const connection = new TableConnection(code, {
   onSnapshot(msg) {
+    const before = s.table ? s.table.you : undefined;
     s.table = msg.table;
+    noteAway(s.table);
+    if (before != null && msg.table.you == null) {
+      // Removed from the table, left, or a host who gave up their seat: the page's header and
+      // join form are the server's.
+      location.reload();
+      return;
+    }
     setView(msg.view);
     if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
     else watchTurns();
@@ -133,6 +144,7 @@ const connection = new TableConnection(code, {
   },
   onPresence(msg) {
     markPresence(s.table, msg);
+    noteAway(s.table);
     render();
   },
   onError(msg) {
@@ -335,18 +347,8 @@ function rejoinHtml() {
 
 function renderLobby() {
   const t = s.table;
-  const rows = [];
-  for (let i = 0; i < t.max_seats; i += 1) {
-    const info = seatInfo(i);
-    if (info) {
-      rows.push(
-        `<li>${swatch(i)}<span class="seat-name">${nameHtml(info.name)}${i === t.you ? ` <em>(you)</em>` : ""}${i === 0 ? ` <small>host</small>` : ""}</span><span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span></li>`,
-      );
-    } else {
-      rows.push(`<li class="empty"><span class="sw none"></span><span class="seat-name">waiting…</span></li>`);
-    }
-  }
-  $("#lobby-seats").innerHTML = rows.join("");
+  fill($("#lobby-seats"), lobbySeatsHtml(t, swatch));
+  fill($("#host-tools"), lobbyHostToolsHtml(t));
   const taken = (t.seats || []).length;
   const start = $("#start-box");
   if (t.creator && t.mode === "tabletop" && taken < t.max_seats) {
@@ -402,6 +404,7 @@ function renderGame() {
   s.reveal = false;
   renderOverlay();
   renderStatus();
+  renderAbsent();
   renderDock();
   renderPlayers();
   try {
@@ -649,7 +652,8 @@ function renderPlayers() {
       `${active ? `<span class="tag">turn</span>` : deciding ? `<span class="tag alt">deciding</span>` : ""}</div>` +
       `<div class="p-sub">${pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`}` +
       ` · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div>` +
-      `<div class="p-score">${pl.score}</div></li>`;
+      `<div class="p-score">${pl.score}</div>` +
+      `<div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
   }
   html += `</ul>`;
   if (me != null && !v.finished) {
@@ -662,9 +666,19 @@ function renderPlayers() {
   fill($("#players"), html);
   fill(
     $("#my-links"),
-    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}`,
+    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${leaveHtml(s.table)}${absentAfterHtml(s.table)}`,
   );
 }
+
+/** The offer to let a computer play for the absent seat to move (seats.js). */
+function renderAbsent() {
+  fill($("#absent-offer"), absentOfferHtml(s.table, s.view, s.waited));
+}
+
+// How long the seat to move has been away grows between messages: look again every second.
+setInterval(() => {
+  if (s.table?.status === "playing" && s.view) renderAbsent();
+}, 1000);
 
 function renderLog(jump) {
   renderLogInto($("#log"), s.lines, jump);
@@ -717,6 +731,17 @@ document.addEventListener("click", (e) => {
     copyText(copy.dataset.copy, copy);
     return;
   }
+  const seatButton = e.target.closest("button[data-seat-act]");
+  if (seatButton && !seatButton.disabled) {
+    if (seatButton.dataset.seatAct === "wait") {
+      s.waited.add(`${seatButton.dataset.version}:${seatButton.dataset.seat}`);
+      renderAbsent();
+      return;
+    }
+    const frame = seatFrame(seatButton);
+    if (frame && !connection.send(frame)) toast("Not connected", "error");
+    return;
+  }
   const b = e.target.closest("button[data-act]");
   if (!b || b.disabled) return;
   const act = b.dataset.act;
@@ -755,6 +780,18 @@ document.addEventListener("click", (e) => {
 });
 
 document.addEventListener("submit", (e) => {
+  if (e.target.dataset.seatForm === "absent_after") {
+    e.preventDefault();
+    const seconds = Number(new FormData(e.target).get("seconds"));
+    if (!connection.send({ type: "absent_after", seconds })) toast("Not connected", "error");
+    return;
+  }
+  if (e.target.dataset.seatForm === "rename") {
+    e.preventDefault();
+    const name = new FormData(e.target).get("name");
+    if (!connection.send({ type: "rename", seat: Number(e.target.dataset.seat), name })) toast("Not connected", "error");
+    return;
+  }
   if (e.target.id !== "add-form") return;
   e.preventDefault();
   const data = new FormData(e.target);

@@ -90,7 +90,10 @@ export function seatOf(table, seat) {
 export function markPresence(table, msg) {
   for (const p of msg.seats || []) {
     const info = seatOf(table, p.seat);
-    if (info) info.connected = p.connected;
+    if (info) {
+      info.connected = p.connected;
+      info.away_seconds = p.away_seconds ?? 0;
+    }
   }
 }
 
