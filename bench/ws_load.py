@@ -5,8 +5,10 @@ much more: the websocket frame, the consumer, a database transaction that locks 
 appends to the log, the view built and serialised, the channel layer's group message and one
 ``update`` per connection. This benchmark measures that whole path, as deployed:
 
-* ``--servers 1``: one Daphne process with the in-memory channel layer.
-* ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``); the seats of
+* ``--servers 1``: one Daphne process with the in-memory channel layer (or, with ``--layer
+  redis`` or ``redis-pubsub``, a private Redis, to compare one process with two on equal terms).
+* ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``, and the channel
+  layer of ``--layer``: ``redis`` by default, or ``redis-pubsub``; ``CHANNEL_LAYER``); the seats of
   every table are split between the two processes (even seats on the first, odd on the second),
   so every command crosses Redis and the other process catches up on the state from the log.
   ``--spread tables`` keeps each table's seats together on one process instead (tables
@@ -747,6 +749,31 @@ def spare_tables(args: argparse.Namespace) -> int:
     return math.ceil(args.tables * per_table * 1.2)
 
 
+LAYER_NAMES = {
+    "memory": "in-memory",
+    "redis": "Redis (lists)",
+    "redis-pubsub": "Redis pub/sub",
+}
+"""How the summary names each ``--layer``."""
+
+
+def cpu_per_command(cpu: dict[str, float], window: float, completed: int) -> dict[str, float]:
+    """CPU milliseconds per completed command: the Daphne processes together, then PostgreSQL,
+    Redis and the load generator apart (``cpu`` is in percent of one core over ``window``)."""
+    if completed == 0:
+        return {}
+
+    def ms(percent: float) -> float:
+        return round(percent * window * 10 / completed, 3)
+
+    daphnes = sum(value for name, value in cpu.items() if name.startswith("daphne"))
+    result = {"daphne (all processes)": ms(daphnes)}
+    for name, value in cpu.items():
+        if name.startswith(("postgres", "redis", "load generator")):
+            result[name] = ms(value)
+    return result
+
+
 def summarise(
     args: argparse.Namespace, stats: Stats, window: float, cpu: dict[str, float], database: str
 ) -> dict[str, Any]:
@@ -759,6 +786,7 @@ def summarise(
     return {
         "mode": args.mode,
         "servers": args.servers,
+        "layer": args.layer,
         "spread": args.spread,
         "database": database,
         "tables": args.tables,
@@ -794,6 +822,7 @@ def summarise(
         "games_finished": stats.games_finished,
         "tables_started": stats.tables_started,
         "cpu_percent": cpu,
+        "cpu_ms_per_command": cpu_per_command(cpu, window, stats.completed),
         "python": platform.python_version(),
     }
 
@@ -809,7 +838,7 @@ def print_summary(result: dict[str, Any], command_line: str) -> None:
     print(
         f"Websocket load: {result['tables']} tables x {result['seats']} seats, {loop}, "
         f"{result['servers']} Daphne process(es) "
-        f"({'Redis' if result['servers'] == 2 else 'in-memory'} channel layer"
+        f"({LAYER_NAMES[result['layer']]} channel layer"
         f"{'' if result['servers'] == 1 else ', ' + result['spread'] + ' spread over them'}), "
         f"{result['database']}, {result['seconds']:.1f} s measured after "
         f"{result['warmup']} s warm-up"
@@ -857,6 +886,11 @@ def print_summary(result: dict[str, Any], command_line: str) -> None:
     print("  CPU (% of one core unless noted)")
     for name, value in result["cpu_percent"].items():
         print(f"    {name:<34} {value:>6.1f}")
+    print("  CPU per command (ms)")
+    for name, value in result["cpu_ms_per_command"].items():
+        print(f"    {name:<34} {value:>6.3f}")
+    if result.get("redis_clients") is not None:
+        print(f"  Redis clients        {result['redis_clients']} connected at the end of the run")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -879,6 +913,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="seats",
         help="with two servers: split every table's seats between them (default), or put each "
         "table's seats together on one server, as a proxy routing by table code would",
+    )
+    parser.add_argument(
+        "--layer",
+        choices=tuple(LAYER_NAMES),
+        default=None,
+        help="channel layer: memory (default with one server, which is then alone), redis "
+        "(default with two; channels-redis's lists) or redis-pubsub (its pub/sub layer)",
     )
     parser.add_argument(
         "--database",
@@ -921,7 +962,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--seats must be 2 to 6")
     if args.rate <= 0 or args.seconds <= 0 or args.warmup < 0:
         parser.error("--rate and --seconds must be positive, --warmup not negative")
+    if args.layer is None:
+        args.layer = "memory" if args.servers == 1 else "redis"
+    if args.layer == "memory" and args.servers == 2:
+        parser.error("--layer memory serves one process only: two need Redis")
     return args
+
+
+def redis_clients(url: str) -> int:
+    """Connections Redis holds, this one included (the servers' pools keep theirs open)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("clients")["connected_clients"]) - 1
+    finally:
+        client.close()
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -949,8 +1005,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             roots["postgres (all processes)"] = child_pids("postgres")[0]
         else:
             extra["DATABASE_URL"] = f"sqlite:///{directory / 'db.sqlite3'}"
-        if args.servers == 2:
-            extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
+        redis_url = None
+        if args.layer == "memory":
+            os.environ.pop("CHANNEL_LAYER", None)
+        else:
+            redis_url = extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
+            extra["CHANNEL_LAYER"] = args.layer
             roots["redis"] = child_pids("redis-server")[0]
         env = servers.project_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
         servers.migrate(env)
@@ -977,7 +1037,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         stats, window, seating = asyncio.run(play())
         cpu = meter.report(window)
+        clients = redis_clients(redis_url) if redis_url else None
     result = summarise(args, stats, window, cpu, database)
+    result["redis_clients"] = clients
     result["seating_seconds"] = round(seating, 2)
     if args.trace is not None:
         with open(args.trace, "w") as out:
