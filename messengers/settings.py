@@ -210,8 +210,9 @@ _KEEPALIVE = {
 # processes", has the measurements behind the default):
 # * "redis": channels-redis's RedisChannelLayer (game/redis_layer.py adds a waiting pool): every
 #   message is a list entry in Redis, taken with a blocking pop; group members are sorted sets.
-# * "redis-pubsub": channels-redis's RedisPubSubChannelLayer: one subscription per group and
-#   channel, published fire-and-forget; group membership lives in the process.
+# * "redis-pubsub": channels-redis's RedisPubSubChannelLayer (game/pubsub_layer.py adds a resync
+#   after a lost connection): one subscription per group and channel, published fire-and-forget;
+#   group membership lives in the process.
 CHANNEL_LAYER_CHOICES = ("redis", "redis-pubsub")
 _chosen_layer = os.environ.get("CHANNEL_LAYER", "").strip()
 if _chosen_layer and _chosen_layer not in CHANNEL_LAYER_CHOICES:
@@ -241,7 +242,7 @@ elif CHANNEL_LAYER == "redis-pubsub":
     # Two connections per process (one subscribed, one publishing, behind a lock): no pool.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "game.pubsub_layer.ResyncingPubSubChannelLayer",
             "CONFIG": {"hosts": [_redis_connection]},
         }
     }
