@@ -82,6 +82,16 @@ class _LoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         super().__init__(hosts, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
 
+    async def discard_channel(self, channel: str) -> None:
+        """Forget a channel made by ``new_channel`` and drop its subscription.
+
+        channels-redis unsubscribes a channel only when a ``receive`` on it is cancelled, as
+        when a consumer ends; a caller that makes a channel, receives once and returns (the
+        health check) would otherwise leave one subscription behind per call.
+        """
+        if self.channels.pop(channel, None) is not None:
+            await self._get_shard(channel).unsubscribe(channel)
+
 
 class ResyncingPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
     """``RedisPubSubChannelLayer`` whose consumers hear of a restored subscription."""

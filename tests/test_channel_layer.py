@@ -12,8 +12,10 @@ import subprocess
 import sys
 
 import pytest
+import redis as redis_client
 from channels.layers import BaseChannelLayer
 
+from game import health
 from game.pubsub_layer import RECONNECTED, ResyncingPubSubChannelLayer
 from tests import servers
 
@@ -111,4 +113,19 @@ async def test_pubsub_layer_asks_its_grouped_channels_to_resync_after_a_redis_re
         # A channel in no group (a health check's) has nothing to resync.
         await layer.send(alone, {"type": "healthz.ping"})
         assert await receive(layer, alone) == {"type": "healthz.ping"}
+        await layer.flush()
+
+
+@pytest.mark.services
+async def test_the_health_check_leaves_no_subscription(monkeypatch: pytest.MonkeyPatch) -> None:
+    with servers.restartable_redis() as redis:
+        layer = ResyncingPubSubChannelLayer(hosts=[{"address": redis.url}])
+        monkeypatch.setattr(health, "get_channel_layer", lambda: layer)
+        for _ in range(3):
+            await health._round_trip()
+        client = redis_client.Redis.from_url(redis.url)
+        try:
+            assert client.pubsub_channels() == []
+        finally:
+            client.close()
         await layer.flush()

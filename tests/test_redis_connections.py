@@ -60,6 +60,8 @@ TIMEOUT = 120.0
 
 GROUP_PREFIX = "asgi:group:"
 """channels-redis keeps a group's members in a sorted set under this prefix + group name."""
+PUBSUB_GROUP_PREFIX = "asgi__group__"
+"""Its pub/sub layer publishes a group's messages on the Redis channel of this prefix + name."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,10 @@ def _leftovers(cluster: Cluster, codes: list[str]) -> tuple[int, int]:
     client = redis.Redis.from_url(cluster.redis_url)
     try:
         members = sum(int(client.zcard(f"{GROUP_PREFIX}table.{code}")) for code in codes)
+        # The pub/sub layer (CHANNEL_LAYER=redis-pubsub) keeps members in each process and one
+        # subscription per process and group in Redis, dropped when its last member leaves.
+        channels = [f"{PUBSUB_GROUP_PREFIX}table.{code}" for code in codes]
+        members += sum(int(count) for _name, count in client.pubsub_numsub(*channels))
     finally:
         client.close()
     return rows, members
