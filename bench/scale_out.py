@@ -120,26 +120,29 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def ratio(
-    runs: dict[Configuration, list[dict[str, float]]],
-    top: Configuration,
-    bottom: Configuration,
-    key: str,
-) -> float:
+Runs = dict[Configuration, dict[int, dict[str, float]]]
+"""Per configuration, per round number: the figures of that run (failed runs are absent)."""
+
+
+def ratio(runs: Runs, top: Configuration, bottom: Configuration, key: str) -> float:
     """Median over the rounds of ``top[key] / bottom[key]``, pairing runs of the same round."""
-    pairs = zip(runs.get(top, []), runs.get(bottom, []), strict=False)
-    return median([a[key] / b[key] for a, b in pairs if b[key]])
+    over, under = runs.get(top, {}), runs.get(bottom, {})
+    return median([over[n][key] / under[n][key] for n in over if n in under and under[n][key]])
 
 
-def report(mode: str, runs: dict[Configuration, list[dict[str, float]]], layers: list[str]) -> None:
+def report(mode: str, runs: Runs, layers: list[str]) -> None:
     """The table of medians and the ratios of one mode."""
-    keys = list(next(iter(runs.values()))[0])
-    print(f"\n{mode} loop: medians over {max(len(v) for v in runs.values())} rounds")
+    done = [figures for rounds in runs.values() for figures in rounds.values()]
+    if not done:
+        print(f"\n{mode} loop: no run completed")
+        return
+    keys = list(done[0])
+    print(f"\n{mode} loop: medians over the rounds (runs per configuration in brackets)")
     print("| configuration | " + " | ".join(keys) + " |")
     print("| --- " * (len(keys) + 1) + "|")
-    for configuration, rows in runs.items():
-        cells = [f"{median([row[key] for row in rows]):.4g}" for key in keys]
-        print(f"| {configuration.label} | " + " | ".join(cells) + " |")
+    for configuration, rounds in runs.items():
+        cells = [f"{median([row[key] for row in rounds.values()]):.4g}" for key in keys]
+        print(f"| {configuration.label} ({len(rounds)}) | " + " | ".join(cells) + " |")
     print("ratios (median of the rounds' ratios):")
     memory = Configuration(1, "memory")
     for layer in layers:
@@ -194,19 +197,25 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     rows = configurations(args.layers)
     results: list[dict[str, Any]] = []
-    runs: dict[str, dict[Configuration, list[dict[str, float]]]] = {
-        mode: {row: [] for row in rows} for mode in args.modes
-    }
+    runs: dict[str, Runs] = {mode: {row: {} for row in rows} for mode in args.modes}
     print(f"command line: .venv/bin/python bench/scale_out.py {' '.join(argv or sys.argv[1:])}")
     for round_number in range(1, args.rounds + 1):
         for mode in args.modes:
             for row in rows:
                 started = time.monotonic()
-                result = run_once(mode_arguments(mode, args) + row.arguments())
+                try:
+                    result = run_once(mode_arguments(mode, args) + row.arguments())
+                except (RuntimeError, subprocess.TimeoutExpired) as failure:
+                    # One failed run (a handshake lost on a saturated machine) costs its row
+                    # one round, not the whole comparison.
+                    print(f"round {round_number} {mode} {row.label}: FAILED {failure}", flush=True)
+                    continue
                 result["round"] = round_number
                 results.append(result)
+                if args.json is not None:
+                    args.json.write_text(json.dumps(results, indent=1, sort_keys=True))
                 measured = figures(result)
-                runs[mode][row].append(measured)
+                runs[mode][row][round_number] = measured
                 print(
                     f"round {round_number} {mode:<6} {row.label:<26} "
                     + ", ".join(f"{key} {value:.4g}" for key, value in measured.items())
@@ -215,8 +224,6 @@ def main(argv: list[str] | None = None) -> None:
                 )
     for mode in args.modes:
         report(mode, runs[mode], args.layers)
-    if args.json is not None:
-        args.json.write_text(json.dumps(results, indent=1, sort_keys=True))
 
 
 if __name__ == "__main__":

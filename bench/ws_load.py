@@ -173,6 +173,7 @@ def daphne(env: dict[str, str], directory: Path, name: str) -> Iterator[Daphne]:
                     "127.0.0.1",
                     "-p",
                     str(port),
+                    *servers.DAPHNE_OPTIONS,
                     "messengers.asgi:application",
                 ],
                 cwd=ROOT,
