@@ -208,18 +208,18 @@ _KEEPALIVE = {
 
 # Which Redis channel layer carries the group messages (docs/performance.md, "Scale-out over
 # processes", has the measurements behind the default):
+# * "redis-pubsub" (default): channels-redis's RedisPubSubChannelLayer (game/pubsub_layer.py adds
+#   a resync after a lost connection): one subscription per group and channel, published
+#   fire-and-forget, two connections per process; group membership lives in the process.
 # * "redis": channels-redis's RedisChannelLayer (game/redis_layer.py adds a waiting pool): every
 #   message is a list entry in Redis, taken with a blocking pop; group members are sorted sets.
-# * "redis-pubsub": channels-redis's RedisPubSubChannelLayer (game/pubsub_layer.py adds a resync
-#   after a lost connection): one subscription per group and channel, published fire-and-forget;
-#   group membership lives in the process.
 CHANNEL_LAYER_CHOICES = ("redis", "redis-pubsub")
 _chosen_layer = os.environ.get("CHANNEL_LAYER", "").strip()
 if _chosen_layer and _chosen_layer not in CHANNEL_LAYER_CHOICES:
     raise ImproperlyConfigured(
         f"CHANNEL_LAYER must be one of {', '.join(CHANNEL_LAYER_CHOICES)}, got {_chosen_layer!r}"
     )
-CHANNEL_LAYER = _chosen_layer or "redis"
+CHANNEL_LAYER = _chosen_layer or "redis-pubsub"
 
 _redis_url = os.environ.get("REDIS_URL", "").strip()
 if _chosen_layer and not _redis_url:

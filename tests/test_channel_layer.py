@@ -49,17 +49,12 @@ def test_without_redis_the_layer_is_in_memory() -> None:
     assert layer_with()["BACKEND"] == "game.layers.ThrottledInMemoryChannelLayer"
 
 
-def test_redis_lists_are_the_default() -> None:
-    layer = layer_with(REDIS_URL="redis://127.0.0.1:6399/0")
-    assert layer["BACKEND"] == "game.redis_layer.PooledRedisChannelLayer"
-    assert layer == layer_with(REDIS_URL="redis://127.0.0.1:6399/0", CHANNEL_LAYER="redis")
-
-
-def test_pubsub_gets_the_connection_options() -> None:
-    layer = layer_with(
+def test_pubsub_is_the_default_and_gets_the_connection_options() -> None:
+    layer = layer_with(REDIS_URL="redis://127.0.0.1:6399/0", REDIS_SOCKET_TIMEOUT="12")
+    assert layer == layer_with(
         REDIS_URL="redis://127.0.0.1:6399/0",
-        CHANNEL_LAYER="redis-pubsub",
         REDIS_SOCKET_TIMEOUT="12",
+        CHANNEL_LAYER="redis-pubsub",
     )
     assert layer["BACKEND"] == "game.pubsub_layer.ResyncingPubSubChannelLayer"
     (host,) = layer["CONFIG"]["hosts"]  # type: ignore[index]
@@ -68,6 +63,16 @@ def test_pubsub_gets_the_connection_options() -> None:
     assert host["socket_keepalive"] is True
     # A plain pool: BlockingConnectionPool's wait would be an unknown connection option.
     assert "timeout" not in host and "max_connections" not in host
+
+
+def test_redis_lists_get_the_waiting_pool() -> None:
+    layer = layer_with(
+        REDIS_URL="redis://127.0.0.1:6399/0", CHANNEL_LAYER="redis", REDIS_MAX_CONNECTIONS="7"
+    )
+    assert layer["BACKEND"] == "game.redis_layer.PooledRedisChannelLayer"
+    (host,) = layer["CONFIG"]["hosts"]  # type: ignore[index]
+    assert host["max_connections"] == 7
+    assert host["timeout"] == 20.0
 
 
 @pytest.mark.parametrize(
