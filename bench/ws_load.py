@@ -8,7 +8,8 @@ appends to the log, the view built and serialised, the channel layer's group mes
 * ``--servers 1``: one Daphne process with the in-memory channel layer (or, with ``--layer
   redis`` or ``redis-pubsub``, a private Redis, to compare one process with two on equal terms).
 * ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``, and the channel
-  layer of ``--layer``: ``redis`` by default, or ``redis-pubsub``; ``CHANNEL_LAYER``); the seats of
+  layer of ``--layer``: ``redis-pubsub`` by default as in production, or ``redis``;
+  ``CHANNEL_LAYER``); the seats of
   every table are split between the two processes (even seats on the first, odd on the second),
   so every command crosses Redis and the other process catches up on the state from the log.
   ``--spread tables`` keeps each table's seats together on one process instead (tables
@@ -919,8 +920,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--layer",
         choices=tuple(LAYER_NAMES),
         default=None,
-        help="channel layer: memory (default with one server, which is then alone), redis "
-        "(default with two; channels-redis's lists) or redis-pubsub (its pub/sub layer)",
+        help="channel layer: memory (default with one server, which is then alone), "
+        "redis-pubsub (default with two, as in production) or redis (channels-redis's lists)",
     )
     parser.add_argument(
         "--database",
@@ -964,7 +965,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.rate <= 0 or args.seconds <= 0 or args.warmup < 0:
         parser.error("--rate and --seconds must be positive, --warmup not negative")
     if args.layer is None:
-        args.layer = "memory" if args.servers == 1 else "redis"
+        args.layer = "memory" if args.servers == 1 else "redis-pubsub"
     if args.layer == "memory" and args.servers == 2:
         parser.error("--layer memory serves one process only: two need Redis")
     return args
