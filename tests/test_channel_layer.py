@@ -26,11 +26,15 @@ SHOW_LAYER = (
 
 
 def settings_with(**env: str) -> subprocess.CompletedProcess[str]:
-    """Import the settings with ``env`` on top of the project's environment."""
+    """Import the settings with ``env`` on top of the project's environment (and no
+    CHANNEL_LAYER but the one in ``env``, whatever the test run has)."""
+    environment = servers.child_env(servers.project_env(**env))
+    if "CHANNEL_LAYER" not in env:
+        environment.pop("CHANNEL_LAYER", None)
     return subprocess.run(
         [sys.executable, "-c", SHOW_LAYER],
         cwd=servers.ROOT,
-        env=servers.child_env(servers.project_env(**env)),
+        env=environment,
         capture_output=True,
         text=True,
         timeout=60,
