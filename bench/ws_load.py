@@ -9,9 +9,9 @@ appends to the log, the view built and serialised, the channel layer's group mes
   redis`` or ``redis-pubsub``, a private Redis, to compare one process with two on equal terms).
 * ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``, and the channel
   layer of ``--layer``: ``redis-pubsub`` by default as in production, or ``redis``;
-  ``CHANNEL_LAYER``); the seats of
-  every table are split between the two processes (even seats on the first, odd on the second),
-  so every command crosses Redis and the other process catches up on the state from the log.
+  ``CHANNEL_LAYER``); the seats of every table are split between the two processes (even seats
+  on the first, odd on the second), so every command crosses Redis and the other process catches
+  up on the state from the log.
   ``--spread tables`` keeps each table's seats together on one process instead (tables
   alternate), as a proxy that routes ``/ws/t/<code>`` by table code would.
 
