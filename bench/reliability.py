@@ -333,7 +333,8 @@ def report(
     print(
         f"\nReliability: {args.tables} tables x 2 seats over 2 Daphne processes, Redis and "
         f"PostgreSQL; {args.rate:g} command(s)/s per table, {args.play:g} s of play before and "
-        f"after each fault, {args.grace:g} s grace"
+        f"after each fault, {args.grace:g} s grace; channel layer "
+        f"{os.environ.get('CHANNEL_LAYER') or 'the default'}"
     )
     print(f"  command line  {' '.join(['.venv/bin/python bench/reliability.py', *sys.argv[1:]])}")
     print(
@@ -397,6 +398,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=list(FAULTS),
         help="the phases to run, in order (default: all)",
     )
+    parser.add_argument(
+        "--layer",
+        choices=("redis", "redis-pubsub"),
+        default=None,
+        help="the servers' channel layer (CHANNEL_LAYER; default: the settings' default)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
     args = parser.parse_args(argv)
@@ -415,6 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         env = servers.production_env(
             DATABASE_URL=servers.create_database(postgres.url, "reliability"),
             REDIS_URL=redis.url,
+            **({"CHANNEL_LAYER": args.layer} if args.layer else {}),
         )
         servers.migrate(env)
         os.environ.update(env)

@@ -5,10 +5,13 @@ much more: the websocket frame, the consumer, a database transaction that locks 
 appends to the log, the view built and serialised, the channel layer's group message and one
 ``update`` per connection. This benchmark measures that whole path, as deployed:
 
-* ``--servers 1``: one Daphne process with the in-memory channel layer.
-* ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``); the seats of
-  every table are split between the two processes (even seats on the first, odd on the second),
-  so every command crosses Redis and the other process catches up on the state from the log.
+* ``--servers 1``: one Daphne process with the in-memory channel layer (or, with ``--layer
+  redis`` or ``redis-pubsub``, a private Redis, to compare one process with two on equal terms).
+* ``--servers 2``: two Daphne processes sharing a private Redis (``REDIS_URL``, and the channel
+  layer of ``--layer``: ``redis-pubsub`` by default as in production, or ``redis``;
+  ``CHANNEL_LAYER``); the seats of every table are split between the two processes (even seats
+  on the first, odd on the second), so every command crosses Redis and the other process catches
+  up on the state from the log.
   ``--spread tables`` keeps each table's seats together on one process instead (tables
   alternate), as a proxy that routes ``/ws/t/<code>`` by table code would.
 
@@ -177,6 +180,7 @@ def daphne(env: dict[str, str], directory: Path, name: str) -> Iterator[Daphne]:
                     "127.0.0.1",
                     "-p",
                     str(port),
+                    *servers.DAPHNE_OPTIONS,
                     "messengers.asgi:application",
                 ],
                 cwd=ROOT,
@@ -851,6 +855,31 @@ def spare_tables(args: argparse.Namespace) -> int:
     return math.ceil(args.tables * per_table * 1.2)
 
 
+LAYER_NAMES = {
+    "memory": "in-memory",
+    "redis": "Redis (lists)",
+    "redis-pubsub": "Redis pub/sub",
+}
+"""How the summary names each ``--layer``."""
+
+
+def cpu_per_command(cpu: dict[str, float], window: float, completed: int) -> dict[str, float]:
+    """CPU milliseconds per completed command: the Daphne processes together, then PostgreSQL,
+    Redis and the load generator apart (``cpu`` is in percent of one core over ``window``)."""
+    if completed == 0:
+        return {}
+
+    def ms(percent: float) -> float:
+        return round(percent * window * 10 / completed, 3)
+
+    daphnes = sum(value for name, value in cpu.items() if name.startswith("daphne"))
+    result = {"daphne (all processes)": ms(daphnes)}
+    for name, value in cpu.items():
+        if name.startswith(("postgres", "redis", "load generator")):
+            result[name] = ms(value)
+    return result
+
+
 def summarise(
     args: argparse.Namespace, stats: Stats, window: float, cpu: dict[str, float], database: str
 ) -> dict[str, Any]:
@@ -863,6 +892,7 @@ def summarise(
     return {
         "mode": args.mode,
         "servers": args.servers,
+        "layer": args.layer,
         "spread": args.spread,
         "database": database,
         "tables": args.tables,
@@ -900,6 +930,7 @@ def summarise(
         "computer_level": args.computer_level if args.computer_tables else None,
         "tables_started": stats.tables_started,
         "cpu_percent": cpu,
+        "cpu_ms_per_command": cpu_per_command(cpu, window, stats.completed),
         "python": platform.python_version(),
     }
 
@@ -915,7 +946,7 @@ def print_summary(result: dict[str, Any], command_line: str) -> None:
     print(
         f"Websocket load: {result['tables']} tables x {result['seats']} seats, {loop}, "
         f"{result['servers']} Daphne process(es) "
-        f"({'Redis' if result['servers'] == 2 else 'in-memory'} channel layer"
+        f"({LAYER_NAMES[result['layer']]} channel layer"
         f"{'' if result['servers'] == 1 else ', ' + result['spread'] + ' spread over them'}), "
         f"{result['database']}, {result['seconds']:.1f} s measured after "
         f"{result['warmup']} s warm-up"
@@ -970,6 +1001,11 @@ def print_summary(result: dict[str, Any], command_line: str) -> None:
     print("  CPU (% of one core unless noted)")
     for name, value in result["cpu_percent"].items():
         print(f"    {name:<34} {value:>6.1f}")
+    print("  CPU per command (ms)")
+    for name, value in result["cpu_ms_per_command"].items():
+        print(f"    {name:<34} {value:>6.3f}")
+    if result.get("redis_clients") is not None:
+        print(f"  Redis clients        {result['redis_clients']} connected at the end of the run")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -992,6 +1028,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="seats",
         help="with two servers: split every table's seats between them (default), or put each "
         "table's seats together on one server, as a proxy routing by table code would",
+    )
+    parser.add_argument(
+        "--layer",
+        choices=tuple(LAYER_NAMES),
+        default=None,
+        help="channel layer: memory (default with one server, which is then alone), "
+        "redis-pubsub (default with two, as in production) or redis (channels-redis's lists)",
     )
     parser.add_argument(
         "--database",
@@ -1049,7 +1092,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--seats must be 2 to 6")
     if args.rate <= 0 or args.seconds <= 0 or args.warmup < 0:
         parser.error("--rate and --seconds must be positive, --warmup not negative")
+    if args.layer is None:
+        args.layer = "memory" if args.servers == 1 else "redis-pubsub"
+    if args.layer == "memory" and args.servers == 2:
+        parser.error("--layer memory serves one process only: two need Redis")
     return args
+
+
+def redis_clients(url: str) -> int:
+    """Connections Redis holds, this one included (the servers' pools keep theirs open)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.info("clients")["connected_clients"]) - 1
+    finally:
+        client.close()
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -1076,8 +1134,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             roots["postgres (all processes)"] = child_pids("postgres")[0]
         else:
             extra["DATABASE_URL"] = f"sqlite:///{directory / 'db.sqlite3'}"
-        if args.servers == 2:
-            extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
+        redis_url = None
+        if args.layer == "memory":
+            os.environ.pop("CHANNEL_LAYER", None)
+        else:
+            redis_url = extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
+            extra["CHANNEL_LAYER"] = args.layer
             roots["redis"] = child_pids("redis-server")[0]
         if args.computer_tables:
             extra["MESSENGERS_COMPUTER_PAUSE_MS"] = "0"
@@ -1112,9 +1174,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         stats, window, seating, (computer_moves, computer_games) = asyncio.run(play())
         cpu = meter.report(window)
+        clients = redis_clients(redis_url) if redis_url else None
     result = summarise(args, stats, window, cpu, database)
     result["computer_moves_per_second"] = round(computer_moves / window, 1)
     result["computer_games_finished"] = computer_games
+    result["redis_clients"] = clients
     result["seating_seconds"] = round(seating, 2)
     if args.trace is not None:
         with open(args.trace, "w") as out:

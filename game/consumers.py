@@ -398,6 +398,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if text is not None:
             await self.send(text_data=text)
 
+    async def layer_reconnected(self, event: dict[str, Any]) -> None:
+        """The pub/sub channel layer subscribed again after losing Redis (game/pubsub_layer.py):
+        updates published meanwhile never came, so the page gets a fresh snapshot and history."""
+        await self.table_changed({"history": True})
+
     async def table_presence(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "presence", "seats": event["seats"]}))
 

@@ -37,6 +37,10 @@ async def _round_trip() -> None:
     channel = await layer.new_channel("healthz.")
     await layer.send(channel, {"type": "healthz.ping"})
     message = await layer.receive(channel)
+    # The pub/sub layer (game/pubsub_layer.py) keeps a channel subscribed until discarded.
+    discard = getattr(layer, "discard_channel", None)
+    if discard is not None:
+        await discard(channel)
     if message.get("type") != "healthz.ping":
         raise RuntimeError("the channel layer returned another message")
 

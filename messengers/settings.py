@@ -151,22 +151,54 @@ _KEEPALIVE = {
     if hasattr(socket, option)
 }
 
+# Which Redis channel layer carries the group messages (docs/performance.md, "Scale-out over
+# processes", has the measurements behind the default):
+# * "redis-pubsub" (default): channels-redis's RedisPubSubChannelLayer (game/pubsub_layer.py adds
+#   a resync after a lost connection): one subscription per group and channel, published
+#   fire-and-forget, two connections per process; group membership lives in the process.
+# * "redis": channels-redis's RedisChannelLayer (game/redis_layer.py adds a waiting pool): every
+#   message is a list entry in Redis, taken with a blocking pop; group members are sorted sets.
+CHANNEL_LAYER_CHOICES = ("redis", "redis-pubsub")
+_chosen_layer = raw("CHANNEL_LAYER")
+if _chosen_layer and _chosen_layer not in CHANNEL_LAYER_CHOICES:
+    raise ImproperlyConfigured(
+        f"CHANNEL_LAYER must be one of {', '.join(CHANNEL_LAYER_CHOICES)}, got {_chosen_layer!r}"
+    )
+CHANNEL_LAYER = _chosen_layer or "redis-pubsub"
+
 _redis_url = redis_url("REDIS_URL")
-if _redis_url:
+if _chosen_layer and not _redis_url:
+    raise ImproperlyConfigured(
+        f"CHANNEL_LAYER={_chosen_layer} chooses a Redis channel layer: it needs REDIS_URL"
+    )
+_redis_connection = {
+    "address": _redis_url,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_keepalive": True,
+    "socket_keepalive_options": {
+        getattr(socket, option): value for option, value in _KEEPALIVE.items()
+    },
+    "health_check_interval": REDIS_HEALTH_CHECK_INTERVAL,
+}
+if not _redis_url:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.ThrottledInMemoryChannelLayer"}}
+elif CHANNEL_LAYER == "redis-pubsub":
+    # Two connections per process (one subscribed, one publishing, behind a lock): no pool.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "game.pubsub_layer.ResyncingPubSubChannelLayer",
+            "CONFIG": {"hosts": [_redis_connection]},
+        }
+    }
+else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "game.redis_layer.PooledRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
-                        "address": _redis_url,
-                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
-                        "socket_keepalive": True,
-                        "socket_keepalive_options": {
-                            getattr(socket, option): value for option, value in _KEEPALIVE.items()
-                        },
-                        "health_check_interval": REDIS_HEALTH_CHECK_INTERVAL,
+                        **_redis_connection,
                         "max_connections": REDIS_MAX_CONNECTIONS,
                         "timeout": REDIS_POOL_TIMEOUT,
                     }
@@ -174,8 +206,6 @@ if _redis_url:
             },
         }
     }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.ThrottledInMemoryChannelLayer"}}
 
 # A seat's token lives in the session; signed cookies keep sessions out of the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
