@@ -37,6 +37,9 @@ NOT_ISOLATED = """name => {
   }
   for (const el of document.body.querySelectorAll("*")) {
     for (const attr of el.attributes) {
+      // A field that edits the name holds it as it is; a text field is a paragraph of its own,
+      // so its direction marks cannot reach the text around it.
+      if (el.tagName === "INPUT" && attr.name === "value") continue;
       if (attr.value.includes(name) && !attr.value.includes("\\u2068" + name + "\\u2069")) {
         bad.push(el.outerHTML);
       }

@@ -270,7 +270,7 @@ def test_turn_alerts_ring_once_per_decision(server: str, browser: Browser) -> No
 
 def test_play_again_at_a_tabletop_game(server: str, browser: Browser) -> None:
     """The scoreboard consoles and the projector of a game at the table follow to the rematch;
-    the host role goes with the first seat, to Bob, who starts this time."""
+    Bob starts this time, and Ann keeps the host's console."""
     watch = ConsoleWatch()
     ann = context(browser, server).new_page()
     bob = context(browser, server, phone=True).new_page()
@@ -293,9 +293,9 @@ def test_play_again_at_a_tabletop_game(server: str, browser: Browser) -> None:
     new = bob.url.rsplit("/", 1)[1]
     ann.wait_for_url(re.compile(rf"/t/{new}$"))
     projector.wait_for_url(re.compile(rf"/t/{new}/projector$"))
-    expect(bob.locator(".tp-me")).to_contain_text("Host console · Bob")
-    expect(ann.locator(".tp-me")).to_contain_text("Ann")
-    expect(ann.locator(".tp-me")).not_to_contain_text("Host console")
+    expect(ann.locator(".tp-me")).to_contain_text("Host console · Ann")
+    expect(bob.locator(".tp-me")).to_contain_text("Bob")
+    expect(bob.locator(".tp-me")).not_to_contain_text("Host console")
     expect(bob.locator('#panel button[data-act="end-turn"]')).to_be_visible()
     expect(projector.locator("main.pj")).to_have_attribute("data-status", "playing")
     assert ann.request.get(f"/t/{code}/record.json").status == 200

@@ -21,7 +21,7 @@ from django.utils import timezone
 from game import computer
 from game.lobby import create_table, start_game
 from game.models import LogEntry, Seat, Table
-from game.players import decide
+from game.players import decide, seat_view
 from game.tables import load_state
 from tests.test_consumers import (
     MESSAGES,
@@ -249,7 +249,7 @@ async def own_move(client: Client, code: str, seat: int, version: int, tag: str)
     """The person at ``seat`` plays a legal move (chosen the way a computer would)."""
     table = await table_of(code)
     state = await database_sync_to_async(load_state)(table)
-    body = decide("random", state, seat, random.Random(version))
+    body = decide("random", seat_view(state, seat), random.Random(version))
     await client.send(command(version, f"{tag}{version}", body))
 
 
