@@ -164,6 +164,8 @@ def hand_host(code: str, token: str | None, seat: object) -> None:
     with transaction.atomic():
         table = _host_table(code, token, "hand the host role on")
         target = _seat(table, seat)
+        if target.token == table.host_token or (not table.host_token and target.index == 0):
+            raise LobbyError("That player is the host already.", code="already_host")
         if target.computer and not target.stand_in:
             raise LobbyError("A computer player cannot host.", code="computer_seat")
         if target.vacant:

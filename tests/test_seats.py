@@ -157,6 +157,7 @@ async def test_the_host_hands_the_host_role_on() -> None:
     ann, bob = await seated(code, tokens[:2], frames)
     await refused(bob, {"type": "hand_host", "seat": 1}, "not_host")
     await refused(ann, {"type": "hand_host", "seat": 5}, "no_seat")
+    await refused(ann, {"type": "hand_host", "seat": 0}, "already_host")
     await refused(ann, {"type": "hand_host", "seat": 2}, "not_connected")  # Cy's page is shut
     await ann.send({"type": "hand_host", "seat": 1})
     assert not (await snapshot_of(ann))["table"]["host"]

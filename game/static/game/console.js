@@ -399,7 +399,7 @@ function renderPlayers() {
     const info = seatInfo(pl.seat);
     const active = !v.finished && pl.seat === v.active_seat;
     const figures = pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
-    const link = links[pl.seat] && pl.seat !== 0
+    const link = links[pl.seat] && pl.seat !== you()
       ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat].url)}" aria-label="${esc(isolate(pl.name))}'s phone link"></div><img class="qr" src="${esc(links[pl.seat].qr)}" alt="QR code of ${esc(isolate(pl.name))}'s phone link" loading="lazy"><p class="hint">${nameHtml(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`
       : "";
     const usual = seatInfo(pl.seat)?.preference || "ask";

@@ -14,3 +14,7 @@ if (token) {
 } else {
   status.textContent = "This link is incomplete: the part after # is missing. Ask the host for your link again.";
 }
+
+// A new link pasted over this page's address differs only after the #: the browser does not load
+// the page again by itself, so this page does, and claims the seat with the new token.
+window.addEventListener("hashchange", () => location.reload());

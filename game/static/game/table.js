@@ -59,6 +59,13 @@ function seatInfo(seat) {
   return seatOf(s.table, seat);
 }
 
+/** What follows a waiting seat's name: a computer is never "disconnected". */
+function seatNote(seat) {
+  const info = seatInfo(seat);
+  if (info?.computer) return " (computer)";
+  return info?.connected === false ? " (disconnected)" : "";
+}
+
 function styleOf(seat) {
   const info = seatInfo(seat);
   const c = (info && colourMap[info.colour]) || { hex: "#888888", symbol: "?", label: "" };
@@ -308,6 +315,10 @@ function render() {
   }
   $("#lobby").hidden = status !== "lobby";
   $("#game").hidden = status === "lobby";
+  // The header was drawn by the server; a rename in the lobby changes it here.
+  const ownName = document.querySelector(".tp-me bdi");
+  const own = seatInfo(t.you);
+  if (ownName && own) ownName.textContent = own.name;
   renderLink();
   if (status === "lobby") {
     renderLobby();
@@ -449,7 +460,7 @@ function renderStatus() {
       cls = "yours";
     } else {
       text = other;
-      if (seatInfo(p.seat)?.connected === false) text += " (disconnected)";
+      text += seatNote(p.seat);
     }
   }
   bar.innerHTML = p && p.seat != null && !mine() ? `${swatch(p.seat)}<span>${text}</span>` : `<span>${text}</span>`;
@@ -487,7 +498,7 @@ function renderDock() {
 
 function placeTileHtml(p) {
   if (!mine()) {
-    return `<div class="hand other">${tileSVG(catalogue, p.tile, 0, "tile-svg small")}<div><h3>${swatch(p.seat)} ${nameHtml(nameOf(p.seat))} is placing tile ${esc(p.tile)}</h3><p class="hint">${s.view.tiles_left} tiles left in the bag.</p></div></div>`;
+    return `<div class="hand other">${tileSVG(catalogue, p.tile, 0, "tile-svg small")}<div><h3>${swatch(p.seat)} ${nameHtml(nameOf(p.seat))} is placing tile ${esc(p.tile)}</h3><p class="hint">${s.view.tiles_left} ${s.view.tiles_left === 1 ? "tile" : "tiles"} left in the bag.</p></div></div>`;
   }
   const t = s.tentative;
   const rotation = t ? t.rotation : s.rotation;
@@ -553,7 +564,7 @@ function figureHtml(p) {
         : `<div class="figure readonly${dark ? " dark" : ""}">${label}</div>`;
     })
     .join("");
-  const note = own ? "" : `<p class="hint">Waiting for ${who}${seatInfo(p.seat)?.connected === false ? " (disconnected)" : ""}.</p>`;
+  const note = own ? "" : `<p class="hint">Waiting for ${who}${seatNote(p.seat)}.</p>`;
   return `${head}<div class="figures">${options}</div>${note}`;
 }
 
@@ -613,7 +624,7 @@ function messageHtml(p) {
   const who = own ? "You drew" : `${nameHtml(nameOf(p.seat))} drew`;
   const wait = own
     ? ""
-    : `<p class="hint">Waiting for ${nameHtml(nameOf(p.seat))}${seatInfo(p.seat)?.connected === false ? " (disconnected)" : ""} to choose.</p>`;
+    : `<p class="hint">Waiting for ${nameHtml(nameOf(p.seat))}${seatNote(p.seat)} to choose.</p>`;
   return (
     `<div class="message-card"><div class="msg-num" aria-label="message ${p.message}">${p.message}</div>` +
     `<div><p class="msg-who">${swatch(p.seat)} ${who} a message</p><h3 class="msg-text">${esc(p.text)}</h3></div></div>` +
@@ -648,7 +659,9 @@ function renderPlayers() {
     html +=
       `<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">` +
       `${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me ? " <em>(you)</em>" : ""}` +
-      `<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>` +
+      (info?.computer
+        ? ""
+        : `<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>`) +
       `${active ? `<span class="tag">turn</span>` : deciding ? `<span class="tag alt">deciding</span>` : ""}</div>` +
       `<div class="p-sub">${pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`}` +
       ` · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div>` +
