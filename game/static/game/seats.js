@@ -56,9 +56,11 @@ export function lobbySeatsHtml(t, swatch) {
         `</span>`;
     } else if (info.seat === t.you) {
       controls =
-        `<span class="seat-controls"><details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${esc(info.name)}" aria-label="Your new name"><button class="btn small" type="submit">Save</button></form></details>` +
+        `<span class="seat-controls">${i === 0 ? `<small class="seat-tag">starts</small>` : ""}<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${esc(info.name)}" aria-label="Your new name"><button class="btn small" type="submit">Save</button></form></details>` +
         btn("leave", null, "Leave seat") +
         `</span>`;
+    } else if (i === 0) {
+      controls = `<span class="seat-controls"><small class="seat-tag">starts</small></span>`;
     }
     const dot = info.computer ? "" : `<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span>`;
     return `<li data-seat-row="${info.seat}">${swatch(info.seat)}<span class="seat-name">${nameHtml(info.name)}${you}${who(info)}</span>${dot}${controls}</li>`;
