@@ -5,7 +5,7 @@
 
 import { TableConnection } from "./connection.js";
 import { renderScoreboard, colourOf, escapeHtml as esc, isDark, isolate, nameHtml } from "./scoreboard.js";
-import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
+import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast, LazyTurnAlerts, followRematch, rematchHtml } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const pts = (n) => (n === 1 ? "1 point" : `${n} points`);
@@ -48,17 +48,8 @@ function swatch(seat) {
   return `<span class="sw" style="background:${c.hex};color:${c.ink}" title="${esc(c.label)}">${esc(seatInfo(seat)?.symbol || c.symbol)}</span>`;
 }
 
-// Loaded when needed: alerts for a seat's page, the rematch at the end.
-let alerts = null;
-async function watchTurns() {
-  if (alerts || you() == null) return;
-  const { TurnAlerts } = await import("./alerts.js");
-  alerts ||= new TurnAlerts(code, $("#alerts"));
-  alerts.observe(s.view, you(), true);
-}
-const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
-const rematchHtml = (t) =>
-  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
+// Alerts for a seat's page, loaded with its first seated view.
+const alerts = new LazyTurnAlerts(code, $("#alerts"), () => [s.view, you()]);
 
 // --- connection ------------------------------------------------------------------------------
 
@@ -67,8 +58,7 @@ const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
     s.view = msg.view;
-    if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
-    else watchTurns();
+    alerts.observe(msg.view, msg.table.you, s.fresh);
     s.fresh = false;
     s.busy = null;
     render();
@@ -80,7 +70,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     s.view = msg.view;
-    alerts?.observe(msg.view, you(), false);
+    alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     if (!s.busy && s.queue.length) {
       // The next score of a shared feature, made against the version just received.

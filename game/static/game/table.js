@@ -5,7 +5,7 @@
 import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
-import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast } from "./ui.js";
+import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast, LazyTurnAlerts, followRematch, rematchHtml } from "./ui.js";
 import { absentAfterHtml, absentOfferHtml, leaveHtml, lobbyHostToolsHtml, lobbySeatsHtml, noteAway, seatFrame, seatToolsHtml } from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -103,17 +103,8 @@ function absolute(url) {
   return url ? new URL(url, location.href).href : "";
 }
 
-// Loaded when needed: alerts for a seat's page, the rematch at the end.
-let alerts = null;
-async function watchTurns() {
-  if (alerts || you() == null) return;
-  const { TurnAlerts } = await import("./alerts.js");
-  alerts ||= new TurnAlerts(code, $("#alerts"));
-  alerts.observe(s.view, you(), true);
-}
-const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
-const rematchHtml = (t) =>
-  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
+// Alerts for a seat's page, loaded with its first seated view.
+const alerts = new LazyTurnAlerts(code, $("#alerts"), () => [s.view, you()]);
 
 // --- connection ----------------------------------------------------------------------------
 
@@ -129,8 +120,7 @@ const connection = new TableConnection(code, {
       return;
     }
     setView(msg.view);
-    if (alerts) alerts.observe(msg.view, msg.table.you, s.fresh);
-    else watchTurns();
+    alerts.observe(msg.view, msg.table.you, s.fresh);
     s.fresh = false;
     s.busy = null;
     render();
@@ -142,7 +132,7 @@ const connection = new TableConnection(code, {
   },
   onUpdate(msg) {
     setView(msg.view);
-    alerts?.observe(msg.view, you(), false);
+    alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
     s.lines.push(...(msg.lines || []));
     announce(msg);

@@ -118,3 +118,40 @@ export function sendOnce(state, connection, command, seat, rerender) {
   }, 10000);
   rerender();
 }
+
+/**
+ * Turn alerts for a seat's page (alerts.js), loaded on the first view that has a seat: a
+ * spectator's page never loads them. `current()` gives the page's [view, seat] once the module
+ * is in, and that first view never rings (it was already on screen).
+ */
+export class LazyTurnAlerts {
+  constructor(code, menu, current) {
+    this.code = code;
+    this.menu = menu;
+    this.current = current;
+    this.alerts = null;
+    this.loading = false;
+  }
+
+  /** Alert if `view` brings `seat` a new decision; `quiet`: a view that must not ring. */
+  observe(view, seat, quiet) {
+    if (this.alerts) {
+      this.alerts.observe(view, seat, quiet);
+      return;
+    }
+    if (seat == null || this.loading) return;
+    this.loading = true;
+    import("./alerts.js").then(({ TurnAlerts }) => {
+      this.alerts = new TurnAlerts(this.code, this.menu);
+      const [latest, own] = this.current();
+      this.alerts.observe(latest, own, true);
+    });
+  }
+}
+
+/** Go to the finished game's rematch (rematch.js, loaded only then). */
+export const followRematch = async (next) => (await import("./rematch.js")).goToRematch(next);
+
+/** The end screen's "Play again" (a player) or "Next game →" (once the rematch exists). */
+export const rematchHtml = (t) =>
+  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
