@@ -32,21 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from engine_playouts import percentile  # noqa: E402  (bench/ is the script's folder)
+
 from game.engine.presets import PRESETS  # noqa: E402
 from game.engine.state import MAX_PLAYERS, MIN_PLAYERS  # noqa: E402
 from game.players import LEVELS  # noqa: E402
 from game.players.match import play_game  # noqa: E402
-
-
-def percentile(values: list[float], pct: float) -> float:
-    """The ``pct`` percentile with linear interpolation between closest ranks."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    rank = (len(ordered) - 1) * pct / 100
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 def run(a: str, b: str, games: int, preset: str, players: int, seed: int) -> dict[str, Any]:

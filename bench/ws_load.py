@@ -85,6 +85,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import pytest  # noqa: E402  (tests.servers reports a missing server through pytest.skip)
+from engine_playouts import percentile  # noqa: E402  (bench/ is the script's folder)
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.typing import Origin  # noqa: E402
@@ -455,17 +456,6 @@ class ComputerWatch:
 
 
 # --- Scripted players -------------------------------------------------------------------------
-
-
-def percentile(values: list[float], pct: float) -> float:
-    """The ``pct`` percentile with linear interpolation between closest ranks."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    rank = (len(ordered) - 1) * pct / 100
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 @dataclass
