@@ -25,10 +25,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import multiprocessing
 import random
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final, TypeVar
@@ -54,6 +55,7 @@ ID_PREFIX: Final = "cpu."
 
 _T = TypeVar("_T")
 _executor: ThreadPoolExecutor | None = None
+_thinkers: ProcessPoolExecutor | None = None
 _running: dict[str, asyncio.Task[None]] = {}
 _again: set[str] = set()
 _gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
@@ -107,6 +109,32 @@ def think(turn: Due) -> dict[str, Any]:
     """The computer's command: the one call into ``game.players`` (no database)."""
     seen = players.seat_view(turn.state, turn.seat)
     return players.decide(turn.level, seen, random.Random(secrets.randbits(64)))
+
+
+async def _think(turn: Due) -> dict[str, Any]:
+    """``think``, in a worker process when ``COMPUTER_PROCESSES`` is set: thinking in this
+    process's threads would hold the interpreter lock that the event loop serving the people
+    needs (docs/performance.md, "Computer players beside people"). The worker is given the
+    seat's view only, never the state with its hidden orders."""
+    if not settings.COMPUTER_PROCESSES:
+        return await _thinking(functools.partial(think, turn))
+    seen = players.seat_view(turn.state, turn.seat)
+    rng = random.Random(secrets.randbits(64))
+    async with _turns():
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            _thinking_processes(), players.decide, turn.level, seen, rng
+        )
+
+
+def _thinking_processes() -> Executor:
+    global _thinkers
+    if _thinkers is None:
+        # Started afresh ("spawn"), not forked from a process that runs an event loop and threads.
+        _thinkers = ProcessPoolExecutor(
+            max_workers=settings.COMPUTER_PROCESSES, mp_context=multiprocessing.get_context("spawn")
+        )
+    return _thinkers
 
 
 def move(code: str, turn: Due, command: dict[str, Any]) -> Applied | None:
@@ -223,7 +251,7 @@ async def _run(code: str) -> None:
             if settings.COMPUTER_PAUSE_MS:
                 await asyncio.sleep(settings.COMPUTER_PAUSE_MS / 1000)
             await _move_slot()
-            command = await _thinking(functools.partial(think, turn))
+            command = await _think(turn)
             applied = await _database(functools.partial(move, code, turn, command))
             if applied is None:
                 if code in _again:

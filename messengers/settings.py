@@ -288,9 +288,12 @@ if not ABSENT_AFTER_MIN_SECONDS <= ABSENT_AFTER_SECONDS <= ABSENT_AFTER_MAX_SECO
 COMPUTER_PAUSE_MS = whole("MESSENGERS_COMPUTER_PAUSE_MS", 1000, 0)
 # Threads per server process that think for computer players, away from the event loop.
 COMPUTER_THREADS = whole("MESSENGERS_COMPUTER_THREADS", 2, 1)
+# Worker processes the computers think in, away from the interpreter lock of the event loop that
+# serves the people (0: think in the threads above, inside the server process).
+COMPUTER_PROCESSES = whole("MESSENGERS_COMPUTER_PROCESSES", 1, 0)
 # Computer moves per second that one server process makes in all (0: no limit), so that
 # computers on many tables leave people's commands their share of the process.
-COMPUTER_MOVES_PER_SECOND = whole("MESSENGERS_COMPUTER_MOVES_PER_SECOND", 40, 0)
+COMPUTER_MOVES_PER_SECOND = whole("MESSENGERS_COMPUTER_MOVES_PER_SECOND", 20, 0)
 # Computer players wait while nobody at all watches their table: a game of computers alone does
 # not run unattended. A table whose computer to move has been idle this long is resumed by the
 # next ping of any of its connections (a process that died mid-move loses nothing).

@@ -5,6 +5,7 @@ they came from) give the same decision at every level, from many positions."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 
 import pytest
@@ -91,3 +92,21 @@ def test_decisions_do_not_depend_on_hidden_orders(preset: str) -> None:
             checked += 1
     assert checked == POSITIONS_PER_PRESET * len(LEVELS)
     assert kinds >= {"place_tile", "place_follower", "resolve_message"}
+
+
+def test_a_view_sent_to_a_thinking_process_decides_the_same() -> None:
+    """The server hands a seat's view to a worker process (game/computer.py): pickled and read
+    back, it is equal and gives the same decision, and it still holds no order."""
+    checked = 0
+    for state in positions("c2-hig", 12):
+        waiting = pending(state)
+        if waiting is None or waiting.get("seat") is None:
+            continue
+        checked += 1
+        seen = seat_view(state, waiting["seat"])
+        copy = pickle.loads(pickle.dumps(seen))
+        assert copy == seen
+        assert list(copy.state.bag) == sorted(copy.state.bag)
+        for level in LEVELS:
+            assert decide(level, copy, random.Random(5)) == decide(level, seen, random.Random(5))
+    assert checked >= 6

@@ -237,13 +237,15 @@ def test_seat_and_computer_settings() -> None:
         "ABSENT_AFTER_SECONDS",
         "COMPUTER_PAUSE_MS",
         "COMPUTER_THREADS",
+        "COMPUTER_PROCESSES",
         "COMPUTER_MOVES_PER_SECOND",
     )
     assert settings_of({}, *names) == {
         "ABSENT_AFTER_SECONDS": 60,
         "COMPUTER_PAUSE_MS": 1000,
         "COMPUTER_THREADS": 2,
-        "COMPUTER_MOVES_PER_SECOND": 40,
+        "COMPUTER_PROCESSES": 1,
+        "COMPUTER_MOVES_PER_SECOND": 20,
     }
     for env, expected in (
         (

@@ -11,12 +11,27 @@ them.
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
+import types
 from dataclasses import dataclass
 from typing import Any
 
 from .state import GameState
 from .views import pending
+
+
+def _read_only(items: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    return types.MappingProxyType(items)
+
+
+def _pickle_mapping(mapping: types.MappingProxyType[Any, Any]) -> tuple[Any, tuple[Any, ...]]:
+    return _read_only, (dict(mapping),)
+
+
+# The state's read-only mappings travel as copies, so that a seat's view can be handed to a
+# computer player in another process (game/computer.py), away from the server's event loop.
+copyreg.pickle(types.MappingProxyType, _pickle_mapping)
 
 
 @dataclass(frozen=True, slots=True)
