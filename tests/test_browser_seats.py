@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import servers
+from tests.browser_pages import create_table, join
 from tests.conftest import BROWSER_TIMEOUT_MS
 
 pytestmark = pytest.mark.services
@@ -56,27 +57,6 @@ def person(browser: Browser, server: str, errors: list[str], who: str) -> Browse
     return context
 
 
-def create(page: Page, name: str, seats: int) -> str:
-    page.goto("/")
-    page.locator("label.card", has_text="2nd edition (2017, Big Box 6)").click()
-    page.locator(".segmented label", has_text=re.compile(rf"^\s*{seats}\s*$")).click()
-    page.locator("#name").fill(name)
-    page.locator("label.swatch", has_text="Blue").click()
-    page.get_by_role("button", name="Create the table").click()
-    page.wait_for_url(re.compile(r"/t/[a-z0-9]+$"))
-    expect(page.locator("#conn")).to_have_text("Live")
-    return page.url.rsplit("/", 1)[1]
-
-
-def join(page: Page, code: str, name: str, colour: str) -> None:
-    page.goto(f"/t/{code}")
-    form = page.locator("#join-form")
-    form.locator('input[name="name"]').fill(name)
-    form.locator("label.colour-opt", has_text=colour).click()
-    form.get_by_role("button", name="Take a seat").click()
-    expect(page.locator("#conn")).to_have_text("Live")
-
-
 def lobby_names(page: Page) -> list[str]:
     return [
         re.split(r" \(you\)| host", text)[0]
@@ -87,7 +67,7 @@ def lobby_names(page: Page) -> list[str]:
 def test_the_host_arranges_the_lobby_and_every_page_follows(browser: Browser, server: str) -> None:
     errors: list[str] = []
     ann = person(browser, server, errors, "Ann").new_page()
-    code = create(ann, "Ann", 3)
+    code = create_table(ann, "Ann", seats=3)
     bob = person(browser, server, errors, "Bob").new_page()
     join(bob, code, "Bob", "Orange")
     cy = person(browser, server, errors, "Cy").new_page()
@@ -152,7 +132,7 @@ def take_my_turn(page: Page) -> None:
 def test_a_person_plays_against_a_computer(browser: Browser, server: str) -> None:
     errors: list[str] = []
     ann = person(browser, server, errors, "Ann").new_page()
-    create(ann, "Ann", 2)
+    create_table(ann, "Ann", seats=2)
     ann.get_by_role("button", name="Add easy computer").click()
     expect(ann.locator("#lobby-seats .seat-name")).to_have_text(
         ["Ann (you) host", "Ada computer · easy"]
@@ -176,7 +156,7 @@ def test_an_absent_player_is_replaced_by_the_computer_and_takes_the_seat_back(
 ) -> None:
     errors: list[str] = []
     ann = person(browser, server, errors, "Ann").new_page()
-    code = create(ann, "Ann", 2)
+    code = create_table(ann, "Ann", seats=2)
     bob_context = person(browser, server, errors, "Bob")
     bob = bob_context.new_page()
     join(bob, code, "Bob", "Orange")
@@ -214,7 +194,7 @@ def test_an_absent_player_is_replaced_by_the_computer_and_takes_the_seat_back(
 def test_a_player_leaves_and_the_host_admits_someone_new(browser: Browser, server: str) -> None:
     errors: list[str] = []
     ann = person(browser, server, errors, "Ann").new_page()
-    code = create(ann, "Ann", 2)
+    code = create_table(ann, "Ann", seats=2)
     bob = person(browser, server, errors, "Bob").new_page()
     join(bob, code, "Bob", "Orange")
     ann.locator('#start-box button[data-act="start"]').click()

@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import servers
+from tests.browser_pages import create_table, join
 from tests.test_browser import ConsoleWatch, cell_on_board, dock_button, status_bar, wholly_visible
 
 pytestmark = pytest.mark.services
@@ -96,31 +97,6 @@ def context(browser: Browser, server: str, *, phone: bool = False) -> BrowserCon
     return made
 
 
-def create_table(page: Page, preset: str, name: str, colour: str, *, tabletop: bool = False) -> str:
-    """Create a two-seat table of `preset` from the home page; return its code."""
-    page.goto("/")
-    page.locator(f'label.card:has(input[name="preset"][value="{preset}"])').click()
-    if tabletop:
-        page.locator("label.card", has_text="At the table").click()
-    page.locator(".segmented label", has_text=re.compile(r"^\s*2\s*$")).click()
-    page.locator("#name").fill(name)
-    page.locator("label.swatch", has_text=colour).click()
-    page.get_by_role("button", name="Create the table").click()
-    page.wait_for_url(re.compile(r"/t/[a-z0-9]+$"))
-    expect(page.locator("#conn")).to_have_text("Live")
-    return page.url.rsplit("/", 1)[1]
-
-
-def join(page: Page, code: str, name: str, colour: str) -> None:
-    page.goto(f"/t/{code}")
-    form = page.locator("#join-form")
-    form.locator('input[name="name"]').fill(name)
-    form.locator("label.colour-opt", has_text=colour).click()
-    form.get_by_role("button", name="Take a seat").click()
-    expect(page.locator("#conn")).to_have_text("Live")
-    expect(page.locator("#lobby-seats li")).to_have_count(2)
-
-
 def take_turn(page: Page, x: int, y: int) -> None:
     """Place the drawn tile on (x, y) as the page first turns it, and place no follower."""
     expect(status_bar(page)).to_contain_text("Your turn")
@@ -145,9 +121,10 @@ def test_play_again_takes_every_page_to_the_next_game(server: str, browser: Brow
     projector = context(browser, server).new_page()
     for page, who in ((ann, "Ann"), (bob, "Bob"), (projector, "projector")):
         watch.watch(page, who)
-    code = create_table(ann, "c1-zmg", "Ann", "Blue")
+    code = create_table(ann, "Ann", preset="c1-zmg")
     projector.goto(f"/t/{code}/projector")
     join(bob, code, "Bob", "Orange")
+    expect(bob.locator("#lobby-seats li")).to_have_count(2)
     ann.locator('#start-box button[data-act="start"]').click()
     take_turn(ann, 1, 0)
     take_turn(bob, 0, -1)
@@ -215,8 +192,9 @@ def test_turn_alerts_ring_once_per_decision(server: str, browser: Browser) -> No
     bob = context(browser, server).new_page()
     watch.watch(ann, "Ann")
     watch.watch(bob, "Bob")
-    code = create_table(ann, "c2-hig", "Ann", "Blue")
+    code = create_table(ann, "Ann", preset="c2-hig")
     join(bob, code, "Bob", "Orange")
+    expect(bob.locator("#lobby-seats li")).to_have_count(2)
 
     # Bob switches the sound off and asks for notifications: the permission is asked now,
     # from his click, and never on loading a page.
@@ -277,9 +255,10 @@ def test_play_again_at_a_tabletop_game(server: str, browser: Browser) -> None:
     projector = context(browser, server).new_page()
     for page, who in ((ann, "Ann"), (bob, "Bob"), (projector, "projector")):
         watch.watch(page, who)
-    code = create_table(ann, "c1-zmg", "Ann", "Blue", tabletop=True)
+    code = create_table(ann, "Ann", preset="c1-zmg", tabletop=True)
     projector.goto(f"/t/{code}/projector")
     join(bob, code, "Bob", "Orange")
+    expect(bob.locator("#lobby-seats li")).to_have_count(2)
     ann.locator('#start-box button[data-act="start"]').click()
     expect(ann.locator(".tp-me")).to_contain_text("Host console")
     ann.once("dialog", lambda dialog: dialog.accept())
