@@ -30,6 +30,7 @@ import random
 import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final, TypeVar
@@ -122,9 +123,16 @@ async def _think(turn: Due) -> dict[str, Any]:
     rng = random.Random(secrets.randbits(64))
     async with _turns():
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            _thinking_processes(), players.decide, turn.level, seen, rng
-        )
+        try:
+            return await loop.run_in_executor(
+                _thinking_processes(), players.decide, turn.level, seen, rng
+            )
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the pool refuses all work from then on, so
+            # the next move starts a new one instead of every computer of this process stopping.
+            global _thinkers
+            _thinkers = None
+            raise
 
 
 def _thinking_processes() -> Executor:

@@ -428,3 +428,24 @@ async def test_the_host_sets_how_long_a_seat_may_be_away() -> None:
     assert (await snapshot_of(bob))["table"]["absent_after"] == 30
     for client in (ann, bob):
         await client.close()
+
+
+async def test_a_dead_thinking_process_is_replaced() -> None:
+    """A worker killed from outside (out of memory, an operator) breaks its pool for good: the
+    move it was making fails, and the next one starts a new pool instead of every computer of
+    the process stopping."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from game.engine.state import new_game
+
+    state, _ = new_game(["Ann", "Ada"], "c2-hig", seed=3)
+    turn = computer.Due(version=0, seat=0, level="strong", state=state)
+    assert (await computer._think(turn))["type"] == "place_tile"
+    pool = computer._thinking_processes()
+    for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+        process.kill()
+        process.join()
+    with pytest.raises(BrokenProcessPool):
+        await computer._think(turn)
+    assert (await computer._think(turn))["type"] == "place_tile"
+    assert computer._thinking_processes() is not pool
