@@ -151,6 +151,26 @@ def _points_scored(event: Event, names: Sequence[str]) -> str:
     return f"Final scoring: {line}" if event.get("reason") == "final" else line
 
 
+def _shared_scoring(event: Event, names: Sequence[str]) -> str:
+    """A shared scoring's line, before each seat's own: "Ann and Hana share 4 points for a city"."""
+    return f"{_names(names, event['seats'])} share {_shared_what(event)}"
+
+
+def _shared_what(event: Mapping[str, Any]) -> str:
+    what = _points(event["points"])
+    if event.get("category"):
+        what += f" for a {event['category']}"
+    return what
+
+
+def _names(names: Sequence[str], seats: Sequence[int]) -> str:
+    """Seats' names as a list in words: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    named = [_name(names, seat) for seat in seats]
+    if len(named) < 2:
+        return "".join(named)
+    return f"{', '.join(named[:-1])} and {named[-1]}"
+
+
 def _follower_returned(event: Event, names: Sequence[str]) -> str:
     feature = event["feature"]
     place = _place(event, feature)
@@ -226,6 +246,9 @@ def _undone(event: Event, names: Sequence[str]) -> str:
             what += f" for a {action['category']}"
         if action.get("figure"):
             what += f" with the {action['figure']}"
+    elif kind == "score_shared":
+        seats = [share["seat"] for share in action["shares"]]
+        what = f"{_names(names, seats)} share {_shared_what(action)}"
     elif kind == "end_turn":
         what = f"{whose} ends the turn"
     elif kind == "resolve_message":
@@ -251,6 +274,7 @@ _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
     "follower_placed": _follower_placed,
     "feature_completed": _feature_completed,
     "points": _points_scored,
+    "shared_scoring": _shared_scoring,
     "follower_returned": _follower_returned,
     "message_drawn": _message_drawn,
     "message_resolved": _message_resolved,

@@ -8,18 +8,30 @@ is after the commit, so nobody ever sees a state that was not saved.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from django.db import transaction
 
 from . import limits, tables
-from .engine.commands import ChooseFigure, Command, EndGame, Finish, Undo, parse_command
-from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
+from .engine.commands import (
+    ChooseFigure,
+    Command,
+    EndGame,
+    EndTurn,
+    Finish,
+    Score,
+    ScoreShared,
+    Undo,
+    parse_command,
+)
+from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision, TurnOver
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
 from .models import LogEntry, Seat, Table
+from .names import isolate
 from .narration import narrate
 from .store import NewEntry, TableHead, append, has_command, lock_table
 
@@ -135,16 +147,15 @@ def submit_command(
             raise CommandRefused("game_over", "The game is over.", table.version)
         if has_command(table.id, command_id):
             raise CommandRefused("duplicate", "That command was already applied.", table.version)
-        if version != table.version:
-            raise CommandRefused(
-                "stale",
-                "The game has moved on since you made that move; please decide again.",
-                table.version,
-            )
+        if version > table.version:
+            raise CommandRefused("stale", "That version is not the game's yet.", table.version)
         state = tables.load_state_at((table.id, table.code), table.version)
         sender = _Sender(table.id, seat, host)
         acting = _acting_seat(state, table, sender, as_seat, parsed)
         _check_host_only(state, table, sender, parsed)
+        _check_shared_sender(table, sender, parsed)
+        if version != table.version:
+            _check_concurrent(state, table, version, acting, parsed)
         if computer:
             _check_computer(table, acting)
         try:
@@ -206,6 +217,9 @@ def _apply(
         return apply(state, seat, command)
     except NotYourDecision as error:
         raise CommandRefused("not_your_turn", str(error), table.version) from None
+    except TurnOver as error:
+        message = _turn_over(state, table, command, error)
+        raise CommandRefused("turn_over", message, table.version) from None
     except GameOver as error:
         raise CommandRefused("game_over", str(error), table.version) from None
     except EngineError as error:
@@ -254,6 +268,163 @@ def _check_host_only(state: GameState, table: TableHead, sender: _Sender, comman
         raise CommandRefused(
             "not_host", "Only the host ends or finishes a tabletop game.", table.version
         )
+
+
+def _check_shared_sender(table: TableHead, sender: _Sender, command: Command) -> None:
+    """A shared scoring comes from the host or from a player who shares it: a player enters
+    points for others only together with their own."""
+    if isinstance(command, ScoreShared) and sender.seat not in command.seats and not sender.host:
+        raise CommandRefused(
+            "not_host",
+            "Only the host, or a player among those who share the points, enters a shared scoring.",
+            table.version,
+        )
+
+
+_CONCURRENT: Final = (Score, ScoreShared)
+_CONCURRENT_TYPES: Final = frozenset({Score.type, ScoreShared.type})
+
+
+def _check_concurrent(
+    state: GameState, table: TableHead, version: int, acting: int, command: Command
+) -> None:
+    """Refuse a command made against an older ``version``, unless it is an entry of points that
+    nothing since contradicts.
+
+    At a game night several people enter points at once, and points for different seats in one
+    round of scoring do not conflict (the order of other seats' entries changes nothing: only the
+    active seat draws, judged when the round ends). So a ``score`` or ``score_shared`` is applied
+    to the current state when every entry since ``version`` is one too (with the figure choices
+    they asked for), of the same round, none of them for a seat this one credits; it must still
+    be legal now. Anything else is refused ``stale``, saying what happened meanwhile; an
+    ``end_turn`` naming a turn that is over is refused ``turn_over`` instead.
+    """
+    since = state.log[version:]
+    meanwhile = _meanwhile(state, since)
+    if isinstance(command, EndTurn) and command.turn is not None:
+        try:
+            apply(state, acting, command)
+        except TurnOver as error:
+            raise CommandRefused(
+                "turn_over", _turn_over(state, table, command, error), table.version
+            ) from None
+        except EngineError:
+            pass
+    if not isinstance(command, _CONCURRENT):
+        raise CommandRefused("stale", f"Meanwhile {meanwhile}; please decide again.", table.version)
+    not_counted = f"Meanwhile {meanwhile}; yours were not counted."
+    if (
+        not since
+        or since[0]["type"] not in _CONCURRENT_TYPES
+        or any(
+            action["type"] not in _CONCURRENT_TYPES and action["type"] != ChooseFigure.type
+            for action in since
+        )
+    ):
+        raise CommandRefused("stale", not_counted, table.version)
+    credited = {seat for action in since for seat in _credited(action)}
+    mine = set(_credited(command.to_action(acting)))
+    if credited & mine:
+        raise CommandRefused("stale", not_counted, table.version)
+    try:
+        apply(state, acting, command)
+    except EngineError as error:
+        raise CommandRefused(
+            "stale", f"Meanwhile {meanwhile}; yours were not counted ({error}).", table.version
+        ) from None
+
+
+def _credited(action: Mapping[str, Any]) -> list[int]:
+    """The seats an entry of points credits."""
+    if action["type"] == ScoreShared.type:
+        return [share["seat"] for share in action["shares"]]
+    if action["type"] == Score.type:
+        return [action["seat"]]
+    return []
+
+
+_MEANWHILE_SHOWN: Final = 3
+"""How many of the entries made meanwhile a refusal names (the latest); more are counted."""
+
+
+def _meanwhile(state: GameState, since: Sequence[Mapping[str, Any]]) -> str:
+    """What the entries since a client's version did, in words: "4 points were entered for
+    Cleo", for a refusal that must say why the client's entry did not count."""
+    names = [player.name for player in state.players]
+    said = [_entry_words(action, names) for action in since if action["type"] != "choose_figure"]
+    if not said:
+        said = ["a figure was chosen"] if since else ["the game moved on"]
+    shown = said[-_MEANWHILE_SHOWN:]
+    text = ", ".join(shown)
+    if len(said) > len(shown):
+        text = f"{len(said) - len(shown)} more entries were made, then {text}"
+    return text
+
+
+def _entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One entry in words for a refusal's "Meanwhile ..."."""
+
+    def name(seat: int) -> str:
+        return isolate(names[seat]) if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    kind = action["type"]
+    if kind == Score.type:
+        points = action["points"]
+        return f"{points} point{'s' * (points != 1)} were entered for {name(action['seat'])}"
+    if kind == ScoreShared.type:
+        seats = [name(share["seat"]) for share in action["shares"]]
+        return (
+            f"{action['points']} points each were entered for {', '.join(seats[:-1])}"
+            f" and {seats[-1]}"
+        )
+    if kind == EndTurn.type:
+        return f"{name(action['seat'])}'s turn was ended"
+    if kind == Undo.type:
+        return "an entry was undone"
+    if kind == "resolve_message":
+        return f"{name(action['seat'])} resolved a message"
+    if kind == EndGame.type:
+        return "the game was ended"
+    return f"{name(action['seat'])} played ({kind.replace('_', ' ')})"
+
+
+def _turn_over(state: GameState, table: TableHead, command: Command, error: TurnOver) -> str:
+    """A refused ``end_turn`` naming whose turn it ended already: "Ann's turn has already
+    ended; it is Bob's turn now." (the engine's words when the turn's seat is not known)."""
+    assert isinstance(command, EndTurn) and command.turn is not None
+    seat: int | None = None
+    if command.turn < state.turn:
+        seat = _turn_seat(table.id, command.turn)
+    elif command.turn == state.turn and limits.turn_key(state) != limits.ENDING_TURN:
+        seat = state.active
+    if seat is None or not 0 <= seat < len(state.players):
+        return f"{str(error)[:1].upper()}{str(error)[1:]}."
+    ended = isolate(state.players[seat].name)
+    now = isolate(state.players[state.active].name)
+    if command.turn == state.turn:
+        return f"{ended}'s turn is already ending; nothing more was ended."
+    return f"{ended}'s turn has already ended; it is {now}'s turn now. Nothing more was ended."
+
+
+_TURN_STARTS_READ: Final = 8
+"""How many of a turn's first log entries are read for the event that began it."""
+
+
+def _turn_seat(table_id: int, turn: int) -> int | None:
+    """The seat whose turn ``turn`` was, from the ``turn_started`` event of the entry that
+    began it (the first turn began with the game, at seat 0)."""
+    if turn == 1:
+        return 0
+    rows = (
+        LogEntry.objects.filter(table_id=table_id, turn=turn)
+        .order_by("index")
+        .values_list("events", flat=True)[:_TURN_STARTS_READ]
+    )
+    for events in rows:
+        for event in events:
+            if event.get("type") == "turn_started" and event.get("turn") == turn:
+                return int(event["seat"])
+    return None
 
 
 def _undo(

@@ -169,8 +169,91 @@ class Score(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Share:
+    """One seat's part of a shared scoring: the seat, and the figure its points go on (None: the
+    seat's usual choice, asked when the edition lets it choose)."""
+
+    seat: int
+    figure: str | None = None
+
+
+MIN_SHARES: Final = 2
+MAX_SHARES: Final = 6
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreShared(Command):
+    """Points counted at a tabletop game that several seats score alike (a feature whose
+    majority they share): one entry, applied to every seat or to none, so a shared feature can
+    never be half-entered. Each share names a seat and, optionally, its figure."""
+
+    type: ClassVar[str] = "score_shared"
+    points: int
+    shares: tuple[Share, ...]
+    category: str | None = None
+
+    def __post_init__(self) -> None:
+        _whole("points", self.points)
+        if not 1 <= self.points <= MAX_ENTERED_POINTS:
+            raise MalformedCommand(f"'points' must be between 1 and {MAX_ENTERED_POINTS}")
+        _one_of("category", self.category, _FEATURES, optional=True)
+        object.__setattr__(self, "shares", _read_shares(self.shares))
+
+    def to_action(self, seat: int) -> dict[str, Any]:
+        action: dict[str, Any] = {"seat": seat, "type": self.type, "points": self.points}
+        if self.category is not None:
+            action["category"] = self.category
+        action["shares"] = [
+            {"seat": share.seat}
+            if share.figure is None
+            else {"seat": share.seat, "figure": share.figure}
+            for share in self.shares
+        ]
+        return action
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(share.seat for share in self.shares)
+
+
+def _read_shares(shares: object) -> tuple[Share, ...]:
+    """The shares of a ``score_shared`` from JSON (a list of objects) or already read; refused
+    as malformed unless 2 to 6 distinct seats, each with at most a valid figure."""
+    if isinstance(shares, tuple) and all(isinstance(share, Share) for share in shares):
+        items: list[Mapping[str, Any]] = [
+            {"seat": share.seat, "figure": share.figure} for share in shares
+        ]
+    elif isinstance(shares, list) and all(isinstance(share, Mapping) for share in shares):
+        items = shares
+    else:
+        raise MalformedCommand("'shares' must be a list of objects with a 'seat'")
+    if not MIN_SHARES <= len(items) <= MAX_SHARES:
+        raise MalformedCommand(f"'shares' must name {MIN_SHARES} to {MAX_SHARES} seats")
+    read = []
+    for item in items:
+        unknown = sorted(set(item) - {"seat", "figure"})
+        if unknown:
+            raise MalformedCommand(f"a share takes no {', '.join(repr(key) for key in unknown)}")
+        _whole("share 'seat'", item.get("seat"))
+        _one_of("share 'figure'", item.get("figure"), _FIGURES, optional=True)
+        read.append(Share(item["seat"], item.get("figure")))
+    if len({share.seat for share in read}) != len(read):
+        raise MalformedCommand("'shares' names a seat twice")
+    return tuple(read)
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn(Command):
+    """``turn``: the turn it ends (``GameState.turn``), so that a repeated "end turn" never ends
+    the next one; records made before it existed leave it out."""
+
     type: ClassVar[str] = "end_turn"
+    turn: int | None = None
+
+    def __post_init__(self) -> None:
+        _whole("turn", self.turn, optional=True)
+        if self.turn is not None and self.turn < 1:
+            raise MalformedCommand("'turn' must be 1 or more")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +282,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         ChooseFigure,
         ResolveMessage,
         Score,
+        ScoreShared,
         EndTurn,
         EndGame,
         Finish,

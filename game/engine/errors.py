@@ -20,6 +20,11 @@ class NotYourDecision(IllegalCommand):
     """The command comes from a seat that is not the one the game waits for."""
 
 
+class TurnOver(IllegalCommand):
+    """An ``end_turn`` naming a turn whose end the game no longer waits for: a repeated click
+    must not end the next player's turn."""
+
+
 class GameOver(IllegalCommand):
     """The game has ended; no further command is accepted."""
 

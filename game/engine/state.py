@@ -45,7 +45,14 @@ from .agenda import (
     Step,
 )
 from .board import Board, Feature, Follower
-from .errors import GameOver, IllegalCommand, MalformedCommand, NotYourDecision, OptionError
+from .errors import (
+    GameOver,
+    IllegalCommand,
+    MalformedCommand,
+    NotYourDecision,
+    OptionError,
+    TurnOver,
+)
 from .messengers import (
     MESSAGE_POINTS,
     MESSAGE_SETS,
@@ -746,6 +753,8 @@ class _Work:
         wanted = waiting_for(self, step)
         if wanted is None:
             raise IllegalCommand("nothing is waiting for a decision")
+        if isinstance(command, cmd.EndTurn) and command.turn is not None:
+            self.check_turn(step, command.turn)
         allowed = _ALLOWED[type(step)]
         if not isinstance(command, allowed):
             names = " or ".join(sorted(c.type for c in allowed))
@@ -756,7 +765,26 @@ class _Work:
         _DECIDE[type(step)](self, step, seat, command)
 
     def any_seat_may(self, step: Step, command: cmd.Command) -> bool:
-        return isinstance(step, AwaitScores) and isinstance(command, cmd.Score | cmd.EndGame)
+        return isinstance(step, AwaitScores) and isinstance(
+            command, cmd.Score | cmd.ScoreShared | cmd.EndGame
+        )
+
+    def check_turn(self, step: Step, turn: int) -> None:
+        """An ``end_turn`` that names its turn is taken only while that turn's scoring waits to
+        be ended: a second click on "end turn" must not end the next player's turn."""
+        if turn == self.turn and any(isinstance(later, AwaitScores) for later in self.agenda):
+            return  # still this turn's scoring (a figure prompt first, perhaps): the usual checks
+        if turn > self.turn:
+            raise TurnOver(f"turn {turn} has not begun; this is turn {self.turn}")
+        if turn < self.turn:
+            raise TurnOver(
+                f"turn {turn} is already over; it is {self.players[self.active].name}'s"
+                f" turn {self.turn} now"
+            )
+        ending = (EndGame, AwaitFinalScores, MergeFigures)
+        if any(isinstance(later, ending) for later in self.agenda):
+            raise TurnOver("the game is ending; no turn is left to end")
+        raise TurnOver(f"{self.players[self.active].name}'s turn {turn} is already ending")
 
     def decide_placement(self, step: Step, seat: int, command: cmd.PlaceTile) -> None:
         assert self.board is not None and self.tile is not None
@@ -901,6 +929,10 @@ class _Work:
         raise IllegalCommand("that is not one of your followers that this message may return")
 
     def decide_scores(self, step: AwaitScores, seat: int, command: cmd.Command) -> None:
+        if isinstance(command, cmd.ScoreShared):
+            self.push(*self.shared_awards(command, "tabletop"))
+            self.emit_shared(command)
+            return
         if isinstance(command, cmd.Score):
             _check_entered(command.points, least=1)
             figure = None if command.figure is None else Figure(command.figure)
@@ -931,7 +963,42 @@ class _Work:
                 f"{name}'s points go on the {fixed.value} for the rest of this turn"
             )
 
+    def shared_awards(self, command: cmd.ScoreShared, reason: str) -> list[Award]:
+        """One award per share, in share order, each checked before any is pushed: a shared
+        scoring applies to every seat or (raising) to none. A share without a figure takes the
+        seat's figure fixed this turn (``per_turn``) or waits for the seat's choice, one seat at
+        a time; in the final scoring every share goes on its seat's carrier."""
+        _check_entered(command.points, least=1)
+        details = _category(command)
+        awards = []
+        for share in command.shares:
+            if not 0 <= share.seat < len(self.players):
+                raise IllegalCommand(f"there is no seat {share.seat} at this table")
+            figure = None if share.figure is None else Figure(share.figure)
+            carrier = self.players[share.seat].carrier
+            if reason == "final":
+                if figure is not None and figure is not carrier:
+                    name = self.players[share.seat].name
+                    raise IllegalCommand(f"{name}'s final points go on the {carrier}")
+                figure = carrier
+            award = Award(share.seat, command.points, reason, figure, details)
+            self.check_figure(award)
+            awards.append(award)
+        return awards
+
+    def emit_shared(self, command: cmd.ScoreShared) -> None:
+        """One event naming the whole shared scoring, before each seat's ``points`` event, so
+        the log can say the points were shared."""
+        shared: Event = {"seats": list(command.seats), "points": command.points}
+        if command.category is not None:
+            shared["category"] = command.category
+        self.emit("shared_scoring", **shared)
+
     def decide_final_scores(self, step: AwaitFinalScores, seat: int, command: cmd.Command) -> None:
+        if isinstance(command, cmd.ScoreShared):
+            self.push(*self.shared_awards(command, "final"))
+            self.emit_shared(command)
+            return
         if isinstance(command, cmd.Score):
             _check_entered(command.points, least=1)
             carrier = self.players[seat].carrier
@@ -1001,8 +1068,8 @@ _ALLOWED: Final[dict[type[Step], tuple[type[cmd.Command], ...]]] = {
     Award: (cmd.ChooseFigure,),
     MergeFigures: (cmd.ChooseFigure,),
     AwaitMessage: (cmd.ResolveMessage,),
-    AwaitScores: (cmd.Score, cmd.EndTurn, cmd.EndGame),
-    AwaitFinalScores: (cmd.Score, cmd.Finish),
+    AwaitScores: (cmd.Score, cmd.ScoreShared, cmd.EndTurn, cmd.EndGame),
+    AwaitFinalScores: (cmd.Score, cmd.ScoreShared, cmd.Finish),
 }
 
 _DECIDE: Final[dict[type[Step], Any]] = {
@@ -1016,7 +1083,7 @@ _DECIDE: Final[dict[type[Step], Any]] = {
 }
 
 
-def _category(command: cmd.Score) -> tuple[tuple[str, Any], ...]:
+def _category(command: cmd.Score | cmd.ScoreShared) -> tuple[tuple[str, Any], ...]:
     """An entered score's category as an award's details (its ``points`` event carries it)."""
     return () if command.category is None else (("category", command.category),)
 

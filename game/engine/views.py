@@ -76,7 +76,12 @@ def pending(state: GameState) -> dict[str, Any] | None:
     elif isinstance(step, AwaitMessage):
         result |= {"type": "resolve_message", **message_choices(state)}
     elif isinstance(step, AwaitScores):
-        result |= {"type": "end_turn", "extra_tile": step.extra, "anyone_may_score": True}
+        result |= {
+            "type": "end_turn",
+            "turn": state.turn,
+            "extra_tile": step.extra,
+            "anyone_may_score": True,
+        }
         result["may_end_game"] = not step.extra and not state.movements
     elif isinstance(step, AwaitFinalScores):
         result |= {"type": "finish", "anyone_may_score": True}
