@@ -128,8 +128,69 @@ def main() -> None:
             "after": after,
             "results": results,
         }
+    rounds |= _tabletop_rounds()
     connection.close()
     print(json.dumps({"code": code, "threads": THREADS, "rounds": rounds}))
+
+
+def _tabletop_rounds() -> dict[str, Any]:
+    """At a six-seat tabletop game: every seat enters points for itself at the same version
+    ("distinct_seats", all must count), then THREADS entries for one seat at one version
+    ("one_seat", one may count)."""
+    from game.lobby import add_player, create_table, start_game
+    from game.services import submit_command
+
+    names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
+    table, host = create_table(preset="c2-hig", mode="tabletop", seats=6, name="Ann", colour="blue")
+    for name, colour in zip(names[1:], ["orange", "green", "yellow", "pink", "black"], strict=True):
+        add_player(table.code, host.token, name=name, colour=colour)
+    start_game(table.code, host.token)
+    code = table.code
+    rounds: dict[str, Any] = {}
+    for name in ("distinct_seats", "one_seat"):
+        before = _table_facts(code)
+        version = before["version"]
+        if name == "distinct_seats":
+            calls = [
+                partial(
+                    submit_command,
+                    code,
+                    seat,
+                    version,
+                    f"{name}-{seat}",
+                    {"type": "score", "points": seat + 1, "figure": "meeple"},
+                )
+                for seat in range(len(names))
+            ]
+        else:
+            calls = [
+                partial(
+                    submit_command,
+                    code,
+                    1,
+                    version,
+                    f"{name}-{i}",
+                    {"type": "score", "points": 2, "figure": "messenger"},
+                )
+                for i in range(THREADS)
+            ]
+        results = _race(calls)
+        rounds[name] = {
+            "before": before,
+            "after": _table_facts(code),
+            "results": results,
+            "scores": _scores(code),
+        }
+    return rounds
+
+
+def _scores(code: str) -> list[list[int]]:
+    """Each seat's (meeple, messenger) as the saved game says."""
+    from game.models import Table
+    from game.tables import load_state
+
+    state = load_state(Table.objects.get(code=code))
+    return [[player.meeple, player.messenger] for player in state.players]
 
 
 if __name__ == "__main__":

@@ -63,3 +63,23 @@ def test_identical_resends_apply_once(race: dict[str, Any]) -> None:
 def test_same_move_under_different_ids_applies_once(race: dict[str, Any]) -> None:
     """One version, 16 different ids at once: one applies, the others were made too late."""
     _check_round(race, "distinct_ids", {"stale"})
+
+
+def test_entries_for_different_seats_at_one_version_all_count(race: dict[str, Any]) -> None:
+    """docs/protocol.md "Concurrent entries": six seats of a tabletop game enter points at the
+    same version at once; the row lock makes them wait for each other, and each counts once."""
+    round_ = race["rounds"]["distinct_seats"]
+    assert [r["outcome"] for r in round_["results"]] == ["applied"] * 6, round_["results"]
+    assert round_["after"]["version"] == round_["before"]["version"] + 6
+    assert round_["after"]["log_rows"] == round_["before"]["log_rows"] + 6
+    assert sorted(r["version"] for r in round_["results"]) == [
+        round_["before"]["version"] + step for step in range(1, 7)
+    ]
+    assert round_["scores"] == [[seat + 1, 0] for seat in range(6)]
+
+
+def test_entries_for_one_seat_at_one_version_count_once(race: dict[str, Any]) -> None:
+    """The same seat's points entered 16 times at one version under different ids: one counts;
+    the others are refused stale, since they may be the same points entered twice."""
+    _check_round(race, "one_seat", {"stale"})
+    assert race["rounds"]["one_seat"]["scores"][1] == [2, 2]
