@@ -1,0 +1,96 @@
+"""Who may enter a shared scoring, and what a refused late entry says (docs/protocol.md,
+"Tabletop entries" and "Concurrent entries"), through ``services.submit_command``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from game.models import LogEntry
+from game.services import CommandRefused, submit_command
+from tests.racing_entries import ANN, CLEO, DAN, isolated, tabletop_night
+
+pytestmark = pytest.mark.django_db
+
+
+def shared(points: int, *seats: int, figure: str | None = "meeple") -> dict[str, Any]:
+    shares = [
+        {"seat": seat} if figure is None else {"seat": seat, "figure": figure} for seat in seats
+    ]
+    return {"type": "score_shared", "points": points, "shares": shares}
+
+
+def score(points: int, figure: str | None = "meeple") -> dict[str, Any]:
+    body: dict[str, Any] = {"type": "score", "points": points}
+    if figure is not None:
+        body["figure"] = figure
+    return body
+
+
+def refused(
+    code: str, seat: int, version: int, body: dict[str, Any], **keys: Any
+) -> CommandRefused:
+    with pytest.raises(CommandRefused) as caught:
+        submit_command(code, seat, version, f"x{version}-{seat}-{body['type']}", body, **keys)
+    return caught.value
+
+
+def test_a_shared_scoring_comes_from_the_host_or_a_sharing_player() -> None:
+    night = tabletop_night()
+    code = night["code"]
+    error = refused(code, DAN, 0, shared(4, ANN, CLEO))
+    assert error.code == "not_host"
+    applied = submit_command(code, CLEO, 0, "cleo", shared(4, ANN, CLEO))
+    assert applied.version == 1
+    applied = submit_command(code, ANN, 1, "ann", shared(3, CLEO, DAN))
+    assert applied.version == 2
+    assert LogEntry.objects.filter(table__code=code).count() == 2
+
+
+def test_a_late_entry_after_the_turn_ended_says_so() -> None:
+    """Anything but points for other seats in the same round makes a late entry stale, and the
+    refusal names what happened."""
+    night = tabletop_night()
+    code = night["code"]
+    submit_command(code, ANN, 0, "end", {"type": "end_turn", "turn": 1})
+    error = refused(code, CLEO, 0, score(2))
+    assert error.code == "stale"
+    assert error.message == (
+        f"Meanwhile {isolated('Ann')}'s turn was ended; yours were not counted."
+    )
+    assert error.version == 1
+
+
+def test_a_late_end_turn_after_points_is_decided_again() -> None:
+    night = tabletop_night()
+    code = night["code"]
+    submit_command(code, CLEO, 0, "cleo", score(2))
+    error = refused(code, ANN, 0, {"type": "end_turn", "turn": 1})
+    assert error.code == "stale"
+    assert error.message == (
+        f"Meanwhile 2 points were entered for {isolated('Cleo')}; please decide again."
+    )
+
+
+def test_a_late_entry_while_a_figure_is_being_chosen_waits() -> None:
+    """Points entered without a figure ask their seat which one (per_scoring); another seat's
+    late entry meanwhile is not legal now, and is refused with the reason."""
+    night = tabletop_night()
+    code = night["code"]
+    submit_command(code, ANN, 0, "ann", score(4, figure=None), as_seat=CLEO, host=True)
+    error = refused(code, DAN, 0, score(3))
+    assert error.code == "stale"
+    assert error.message.startswith(f"Meanwhile 4 points were entered for {isolated('Cleo')}")
+    assert "yours were not counted (the game waits for choose_figure, not score)" in error.message
+
+
+@override_settings(TABLETOP_ENTRIES_PER_TURN=2)
+def test_a_shared_scoring_counts_as_one_entry_of_the_turn() -> None:
+    night = tabletop_night()
+    code = night["code"]
+    submit_command(code, ANN, 0, "a", shared(4, ANN, CLEO, DAN))
+    submit_command(code, ANN, 1, "b", score(2), as_seat=CLEO, host=True)
+    error = refused(code, ANN, 2, shared(1, ANN, DAN))
+    assert error.code == "limit"
