@@ -385,7 +385,17 @@ def _entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"{name(action['seat'])} resolved a message"
     if kind == EndGame.type:
         return "the game was ended"
-    return f"{name(action['seat'])} played ({kind.replace('_', ' ')})"
+    if kind == Finish.type:
+        return "the final scoring was completed"
+    done = _DONE.get(kind, f"played ({kind.replace('_', ' ')})")
+    return f"{name(action['seat'])} {done}"
+
+
+_DONE: Final = {
+    "place_tile": "placed a tile",
+    "place_follower": "placed a follower",
+    "skip_follower": "placed no follower",
+}
 
 
 def _turn_over(state: GameState, table: TableHead, command: Command, error: TurnOver) -> str:
