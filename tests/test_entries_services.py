@@ -94,3 +94,38 @@ def test_a_shared_scoring_counts_as_one_entry_of_the_turn() -> None:
     submit_command(code, ANN, 1, "b", score(2), as_seat=CLEO, host=True)
     error = refused(code, ANN, 2, shared(1, ANN, DAN))
     assert error.code == "limit"
+
+
+def test_shares_without_a_figure_follow_each_seats_preference_then_undo_whole() -> None:
+    """A share without a figure takes the seat's standing preference, or asks that seat, one
+    seat at a time in share order; the host's undo takes the whole shared scoring back (with
+    the choices made for it by preference), leaving every score as before."""
+    from game.engine.views import pending
+    from game.models import Seat
+    from game.tables import STATES, load_state
+
+    night = tabletop_night()
+    code = night["code"]
+    Seat.objects.filter(table__code=code, index=CLEO).update(preference="messenger")
+    applied = submit_command(code, ANN, 0, "shared", shared(5, CLEO, DAN, ANN, figure=None))
+    assert applied.version == 2  # the shared scoring, then Cleo's figure by her preference
+    from game.models import Table
+
+    state = load_state(Table.objects.get(code=code))
+    assert state.players[CLEO].messenger == 5
+    waiting = pending(state)
+    assert waiting is not None and (waiting["type"], waiting["seat"]) == ("choose_figure", DAN)
+    submit_command(code, DAN, 2, "dan", {"type": "choose_figure", "figure": "meeple"})
+    state = load_state(Table.objects.get(code=code))
+    waiting = pending(state)
+    assert waiting is not None and (waiting["type"], waiting["seat"]) == ("choose_figure", ANN)
+    submit_command(code, ANN, 3, "ann", {"type": "choose_figure", "figure": "meeple"})
+    state = load_state(Table.objects.get(code=code))
+    assert [(p.meeple, p.messenger) for p in state.players] == [(5, 0), (0, 5), (5, 0)]
+    for step, version in enumerate((4, 5, 6)):
+        submit_command(code, ANN, version, f"undo-{step}", {"type": "undo"})
+    STATES.clear()
+    state = load_state(Table.objects.get(code=code))
+    assert [p.score for p in state.players] == [0, 0, 0]
+    # Ann's choice, Dan's, then the shared scoring with Cleo's choice made for her: 4 undos.
+    assert state.version == 8
