@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from game.models import LogEntry
+from game.engine.views import pending
+from game.models import LogEntry, Seat, Table
 from game.services import CommandRefused, submit_command
+from game.tables import STATES, load_state
 from tests.racing_entries import ANN, CLEO, DAN, isolated, tabletop_night
 
 pytestmark = pytest.mark.django_db
@@ -100,17 +102,11 @@ def test_shares_without_a_figure_follow_each_seats_preference_then_undo_whole() 
     """A share without a figure takes the seat's standing preference, or asks that seat, one
     seat at a time in share order; the host's undo takes the whole shared scoring back (with
     the choices made for it by preference), leaving every score as before."""
-    from game.engine.views import pending
-    from game.models import Seat
-    from game.tables import STATES, load_state
-
     night = tabletop_night()
     code = night["code"]
     Seat.objects.filter(table__code=code, index=CLEO).update(preference="messenger")
     applied = submit_command(code, ANN, 0, "shared", shared(5, CLEO, DAN, ANN, figure=None))
     assert applied.version == 2  # the shared scoring, then Cleo's figure by her preference
-    from game.models import Table
-
     state = load_state(Table.objects.get(code=code))
     assert state.players[CLEO].messenger == 5
     waiting = pending(state)
