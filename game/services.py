@@ -14,7 +14,16 @@ from typing import Any, Final
 from django.db import transaction
 
 from . import limits, tables
-from .engine.commands import ChooseFigure, Command, EndGame, Finish, Undo, parse_command
+from .engine.commands import (
+    Adjust,
+    ChooseFigure,
+    Command,
+    Correct,
+    EndGame,
+    Finish,
+    Undo,
+    parse_command,
+)
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
@@ -131,7 +140,7 @@ def submit_command(
         table = _locked_table(code)
         if table.status == Table.Status.LOBBY:
             raise CommandRefused("not_started", "The game has not started yet.", table.version)
-        if table.status == Table.Status.FINISHED and not isinstance(parsed, Undo):
+        if table.status == Table.Status.FINISHED and not isinstance(parsed, Undo | Correct):
             raise CommandRefused("game_over", "The game is over.", table.version)
         if has_command(table.id, command_id):
             raise CommandRefused("duplicate", "That command was already applied.", table.version)
@@ -154,7 +163,10 @@ def submit_command(
         if isinstance(parsed, Undo):
             state, entries = _undo(state, table, sender, acting, command_id)
             return _save(table, state, entries, command_id, acting)
-        state, events = _apply(state, table, acting, parsed)
+        if isinstance(parsed, Correct):
+            state, events = _correct(state, table, acting, parsed)
+        else:
+            state, events = _apply(state, table, acting, parsed)
         if computer:
             events = [played_by(acting, computer), *events]
         entries = [_entry(state, events, command_id, automatic=False)]
@@ -212,6 +224,56 @@ def _apply(
         raise CommandRefused("illegal", str(error), table.version) from None
 
 
+def _correct(
+    state: GameState, table: TableHead, seat: int, command: Correct
+) -> tuple[GameState, list[Event]]:
+    """The engine's correction, replayed from the nearest checkpoint before the entry."""
+    try:
+        return tables.correct((table.id, table.code), state, seat, command)
+    except EngineError as error:
+        raise CommandRefused("illegal", str(error), table.version) from None
+
+
+def preview(
+    code: str, seat: int | None, command: object, *, host: bool | None = None
+) -> dict[str, Any]:
+    """What a ``correct`` would do, computed and not saved (protocol.md, "preview"): the lines
+    the log would show, the entries that would lapse and every seat's figures after it.
+
+    Host only; refused with the code and reason the correction itself would be refused with.
+    """
+    parsed = _parse(command)
+    if not isinstance(parsed, Correct):
+        raise CommandRefused("malformed", "A preview shows a 'correct' command only.")
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+    with transaction.atomic():
+        row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
+        if row is None:
+            raise CommandRefused("no_table", "There is no such table.")
+        table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+        if table.status == Table.Status.LOBBY:
+            raise CommandRefused("not_started", "The game has not started yet.", table.version)
+        state = tables.load_state_at((table.id, table.code), table.version)
+        sender = _Sender(table.id, seat, host)
+        acting = seat if seat is not None else _default_seat(state, table, parsed)
+        _check_host_only(state, table, sender, parsed)
+        after, events = _correct(state, table, acting, parsed)
+    names = [player.name for player in after.players]
+    return {
+        "type": "preview",
+        "command": command,
+        "lines": narrate(events, names),
+        "lapsed": [
+            {"entry": event["entry"], "line": narrate([event], names)[0]}
+            for event in events
+            if event["type"] == "lapsed"
+        ],
+        "scores": [{"meeple": p.meeple, "messenger": p.messenger} for p in after.players],
+        "version": table.version,
+    }
+
+
 def _acting_seat(
     state: GameState, table: TableHead, sender: _Sender, as_seat: object, command: Command
 ) -> int:
@@ -249,10 +311,14 @@ def _default_seat(state: GameState, table: TableHead, command: Command) -> int:
 
 def _check_host_only(state: GameState, table: TableHead, sender: _Sender, command: Command) -> None:
     """Only the host ends or finishes a tabletop game: anyone else could otherwise end it in the
-    middle of another's turn."""
+    middle of another's turn. Only the host adjusts points and corrects earlier entries."""
     if state.mode is Mode.TABLETOP and isinstance(command, EndGame | Finish) and not sender.host:
         raise CommandRefused(
             "not_host", "Only the host ends or finishes a tabletop game.", table.version
+        )
+    if isinstance(command, Adjust | Correct) and not sender.host:
+        raise CommandRefused(
+            "not_host", "Only the host adjusts points or corrects earlier entries.", table.version
         )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from . import commands as cmd
 from .errors import EngineError, IllegalCommand
 from .messengers import Figure, is_dark, space
-from .state import Event, GameState, Mode, apply, effective, fresh
+from .state import Event, GameState, Mode, apply, effective, fresh, new_game
 
 Play = tuple[int, Mapping[str, Any]]
 """A log index and the action that counts for it (the entry's latest corrected form)."""
@@ -115,14 +115,14 @@ def adjust(state: GameState, seat: int, command: cmd.Adjust) -> tuple[GameState,
 
 
 def correct(
-    state: GameState, seat: int, command: cmd.Correct, start: GameState | None = None
+    state: GameState, seat: int, command: cmd.Correct, starts: Sequence[GameState] = ()
 ) -> tuple[GameState, list[Event]]:
     """Change or delete entry ``command.entry`` and rebuild the game after it.
 
-    ``start``: a state the caller already has whose plays are exactly the plays before the
-    corrected entry (the server's state at that log index, from a checkpoint), so that only the
-    plays from the corrected entry on are replayed; any other state is ignored and the game is
-    replayed from its setup. The result is the same either way.
+    ``starts``: states the caller already has (the server's states at some log indices, from
+    its checkpoints); the first whose plays begin the plays before the corrected entry is
+    replayed from, so that only the plays after it are applied again. Without one that fits
+    the game is replayed from its setup. The result is the same either way.
     """
     if state.mode is not Mode.TABLETOP:
         raise IllegalCommand("entries are corrected only at a tabletop game")
@@ -133,7 +133,7 @@ def correct(
     original = played[position][1]
     replacement = command.replacement
     _check_replacement(state, original, replacement)
-    base = _start(state, played[:position], start)
+    base = _start(state, played[:position], starts)
     try:
         new = base if replacement is None else _apply_play(base, replacement)[0]
     except EngineError as error:
@@ -231,15 +231,36 @@ def _check_replacement(
         raise IllegalCommand("the replacement is the same as the entry")
 
 
-def _start(state: GameState, before: Sequence[Play], start: GameState | None) -> GameState:
-    """The state after the plays ``before``: ``start`` if it is that state, else rebuilt."""
-    if (
-        start is not None
-        and start.setup == state.setup
-        and [(i, dict(a)) for i, a in plays(start)] == [(i, dict(a)) for i, a in before]
-    ):
-        return start
+def _start(state: GameState, before: Sequence[Play], starts: Sequence[GameState]) -> GameState:
+    """The state after the plays ``before``, from the first of ``starts`` whose plays begin
+    them (a state is the plays applied in order from the setup, so equal plays mean an equal
+    game), else from the setup."""
+    wanted = [(index, dict(action)) for index, action in before]
+    for start in starts:
+        if start.setup != state.setup:
+            continue
+        have = [(index, dict(action)) for index, action in plays(start)]
+        if have == wanted[: len(have)]:
+            return _replay(start, before[len(have) :])
     return _replay(fresh(state.setup), before)
+
+
+def play_events(state: GameState) -> list[Event]:
+    """The events of the game as it stands: its setup's, then each play's, replayed from the
+    setup (the events stored with corrected or lapsed entries no longer tell it)."""
+    setup = state.setup
+    game, events = new_game(
+        setup.players,
+        setup.preset,
+        options=setup.options.to_json(),
+        mode=setup.mode.value,
+        seed=setup.seed,
+        messages=setup.messages,
+    )
+    for _, action in plays(state):
+        game, new_events = _apply_play(game, action)
+        events.extend(new_events)
+    return events
 
 
 def _lapsed(index: int, action: Mapping[str, Any], revealed: Any) -> Event:
