@@ -101,7 +101,9 @@ def test_deleting_an_entry():
     g = table().score(0, 8, "meeple").score(1, 3, "meeple")
     correct(g, 0, None)
     same_game(g, table().score(1, 3, "meeple"))
-    assert plain(narrate([last(g, "corrected")], NAMES)[0]) == "Host deletes Ann's 8 points (meeple)"
+    assert (
+        plain(narrate([last(g, "corrected")], NAMES)[0]) == "Host deletes Ann's 8 points (meeple)"
+    )
     with pytest.raises(IllegalCommand, match="no longer counts"):
         correct(g, 0, {"seat": 0, "type": "score", "points": 2, "figure": "meeple"})
     replays_identically(g)
@@ -288,7 +290,9 @@ def test_hostile_corrections_are_refused_and_change_nothing(entry, replacement, 
     g = table().score(0, 4, "meeple").end_turn()
     before = g.state
     with pytest.raises(error, match=reason):
-        g.send(cmd.parse_command({"type": "correct", "entry": entry, "replacement": replacement}), 0)
+        g.send(
+            cmd.parse_command({"type": "correct", "entry": entry, "replacement": replacement}), 0
+        )
     assert g.state is before
 
 
