@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from game.engine import commands as cmd
-from game.engine.corrections import plays, play_events
+from game.engine.corrections import play_events, plays
 from game.engine.errors import IllegalCommand, MalformedCommand
 from game.engine.record import export, replay
 from game.narration import final_breakdown, narrate

@@ -5,13 +5,13 @@ replay of the whole record."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
 import pytest
 from django.test import override_settings
 
-from game import tables
 from game.engine import corrections, record
 from game.engine.commands import CORRECTABLE
 from game.engine.corrections import plays
@@ -164,10 +164,8 @@ def _corrections(table: Table, rng: random.Random, count: int) -> None:
         if rng.random() < 0.3:
             send(table, {"type": "undo"})
         if rng.random() < 0.3:
-            try:
+            with contextlib.suppress(CommandRefused):  # e.g. after the game's end
                 send(table, {"type": "adjust", "points": 2, "figure": "messenger"})
-            except CommandRefused:
-                pass
 
 
 @override_settings(CHECKPOINT_EVERY=5, TABLETOP_ENTRIES_PER_TURN=10_000)
