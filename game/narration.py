@@ -258,8 +258,9 @@ def _adjusted(event: Event, names: Sequence[str]) -> str:
 
 
 def _corrected(event: Event, names: Sequence[str]) -> str:
-    """ "Host corrects Ann's 66 points (city, meeple) to 6", or "... to Bob's 6 points (city)"
-    when more than the points changed; "Host deletes ..." for a deletion."""
+    """The correction of an entry with points: "Host corrects Ann's 66 points (city, meeple)
+    to 6", or "... to Bob's 6 points (city)" when more than the points changed; "Host deletes
+    ..." for a deletion. The lines of the entries it made lapse follow (``lapsed``)."""
     was = _scoring_words(event["action"], names)
     replacement = event.get("replacement")
     if replacement is None:
@@ -269,14 +270,14 @@ def _corrected(event: Event, names: Sequence[str]) -> str:
         for key in set(event["action"]) | set(replacement)
         if event["action"].get(key) != replacement.get(key)
     }
-    if changed == {"points"}:
-        points = replacement["points"]
-        return (
-            f"Host corrects {was} to {points:+d}"
-            if "figure" in replacement and replacement["type"] == "adjust"
-            else f"Host corrects {was} to {points}"
-        )
-    return f"Host corrects {was} to {_scoring_words(replacement, names)}"
+    if changed != {"points"}:
+        return f"Host corrects {was} to {_scoring_words(replacement, names)}"
+    points = replacement["points"]
+    return (
+        f"Host corrects {was} to {points:+d}"
+        if replacement["type"] == "adjust"
+        else (f"Host corrects {was} to {points}")
+    )
 
 
 def _scoring_words(action: Event, names: Sequence[str]) -> str:

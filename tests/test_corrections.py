@@ -326,3 +326,17 @@ def test_a_correction_from_a_start_state_matches_one_from_the_setup():
     command = cmd.Correct(5, {"seat": 1, "type": "score", "points": 1, "figure": "messenger"})
     scratch, _ = engine_correct(state, 0, command)
     assert engine_correct(state, 0, command, [state_at(state, 5)])[0] == scratch
+
+
+def test_a_correction_onto_a_dark_space_draws_the_message_there_and_later_entries_lapse():
+    """messengers.md §1: Ann's 4 was a 5 (dark). Corrected, message 3 is drawn at the end of her
+    turn, from the top of the stack as fixed at the start; the game waits there, so Bob's later
+    entries no longer apply and are listed (the preview shows this before the host confirms)."""
+    g = table().score(0, 4, "meeple").end_turn().score(1, 2, "meeple")
+    correct(g, 0, {"seat": 0, "type": "score", "points": 5, "figure": "meeple"})
+    assert g.state.revealed.message == 3 and g.state.revealed.seat == 0
+    assert last(g, "corrected")["lapsed"] == [2]
+    assert last(g, "message_drawn")["message"] == 3
+    assert g.pending["type"] == "resolve_message"
+    assert g.state.stack == tuple(ORDER[1:])
+    replays_identically(g)

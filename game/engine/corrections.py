@@ -11,8 +11,8 @@ A ``correct`` replaces (or drops) one play and replays the plays after it from t
 it. A later play that no longer applies there lapses: it is skipped, and listed in the
 ``corrected`` event so that the table is told, never silently. A play lapses when the engine
 refuses it at its new point, or when it resolves a message and the message waiting at that point
-is not the one it resolved (a resolution is a decision about one message, not about whichever
-comes up). The game is rebuilt from its setup, so the message stack keeps its order.
+is not the one it resolved, drawn in the same turn (a resolution is a decision about one draw,
+not about whichever comes up). The game is rebuilt from its setup, so the message stack keeps its order.
 """
 
 from __future__ import annotations
@@ -142,10 +142,12 @@ def correct(
     kept: list[Play] = []
     lapsed: list[Event] = []
     for index, action in played[position + 1 :]:
-        was = old.revealed
+        was, turn = old.revealed, old.turn
         old, _ = _apply_play(old, action)
         if action.get("type") == cmd.ResolveMessage.type and (
-            was is None or new.revealed is None or new.revealed.message != was.message
+            was is None
+            or new.revealed is None
+            or (new.revealed.message, new.turn) != (was.message, turn)
         ):
             lapsed.append(_lapsed(index, action, was))
             continue
