@@ -12,7 +12,8 @@ it. A later play that no longer applies there lapses: it is skipped, and listed 
 ``corrected`` event so that the table is told, never silently. A play lapses when the engine
 refuses it at its new point, or when it resolves a message and the message waiting at that point
 is not the one it resolved, drawn in the same turn (a resolution is a decision about one draw,
-not about whichever comes up). The game is rebuilt from its setup, so the message stack keeps its order.
+not about whichever comes up). The game is rebuilt from its setup, so the message stack keeps its
+order.
 """
 
 from __future__ import annotations
