@@ -29,6 +29,7 @@ from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
 from .models import LogEntry, Seat, Table
+from .names import isolate
 from .narration import narrate
 from .store import NewEntry, TableHead, append, has_command, lock_table
 
@@ -260,10 +261,18 @@ def preview(
         _check_host_only(state, table, sender, parsed)
         after, events = _correct(state, table, acting, parsed)
     names = [player.name for player in after.players]
+    lines = narrate([event for event in events if event["type"] != "message_drawn"], names)
+    # Which message a correction would draw is hidden until the correction is made: a preview
+    # must not let the host peek at the stack.
+    lines += [
+        f"{isolate(names[event['seat']])} draws a message"
+        for event in events
+        if event["type"] == "message_drawn"
+    ]
     return {
         "type": "preview",
         "command": command,
-        "lines": narrate(events, names),
+        "lines": lines,
         "lapsed": [
             {"entry": event["entry"], "line": narrate([event], names)[0]}
             for event in events

@@ -215,3 +215,21 @@ def test_a_correction_replays_from_the_checkpoint_before_the_entry(
     STATES.clear()
     assert load_state(table) == record.replay(record_of(table)).state
     assert load_state(table).players[2].meeple >= 4
+
+
+@override_settings(FIXED_MESSAGES=[str(m) for m in MESSAGES])
+def test_a_preview_never_tells_which_message_a_correction_would_draw() -> None:
+    """Ann's 4 corrected to 5 (dark) would draw the top message: the preview says a message
+    would be drawn, not which, so previews cannot be used to look into the stack."""
+    table = tabletop()
+    send(table, score(4))
+    send(table, {"type": "end_turn"})
+    body = correct(0, {"seat": 0, "type": "score", "points": 5, "figure": "meeple"})
+    shown = preview(table.code, 0, body, host=True)
+    assert shown["lines"][-1] == "\u2068Ann\u2069 draws a message"
+    assert not any(
+        "message 3" in line or "3" in line.split("message")[-1] for line in shown["lines"]
+    )
+    table.refresh_from_db()
+    applied = submit_command(table.code, 0, table.version, "dark", body)
+    assert any(e["type"] == "message_drawn" and e["message"] == 3 for e in applied.events)
