@@ -233,3 +233,30 @@ def test_a_preview_never_tells_which_message_a_correction_would_draw() -> None:
     table.refresh_from_db()
     applied = submit_command(table.code, 0, table.version, "dark", body)
     assert any(e["type"] == "message_drawn" and e["message"] == 3 for e in applied.events)
+
+
+def test_a_final_score_corrected_after_the_end_shows_in_the_final_breakdown() -> None:
+    """The ranking was shown before a final score was right: the host corrects it; the game
+    stays over, its record downloads and replays, and the breakdown counts the corrected
+    points (and an adjustment during play) once."""
+    import json
+
+    from game.snapshots import snapshot
+    from game.tables import downloadable_record
+
+    table = tabletop("c1-zmg")
+    send(table, score(9))
+    send(table, {"type": "adjust", "points": -2, "figure": "meeple"}, as_seat=0)
+    send(table, {"type": "end_turn"})
+    send(table, {"type": "end_game"})
+    send(table, {"type": "score", "points": 7, "category": "city"})
+    final = send(table, {"type": "score", "points": 12, "category": "field"}, as_seat=1) - 1
+    send(table, {"type": "finish"})
+    send(table, correct(final, {"seat": 1, "type": "score", "points": 2, "category": "field"}))
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    rows = json.loads(snapshot(table.code, 0, host=True))["table"]["final_scoring"]
+    assert (rows[0]["play"], rows[0]["city"]) == (7, 7)
+    assert rows[1]["field"] == 2 and sum(rows[1].values()) == 2
+    replayed = record.replay(downloadable_record(table)).state
+    assert replayed.finished and [p.score for p in replayed.players] == [14, 2, 0]
