@@ -260,3 +260,24 @@ def test_a_final_score_corrected_after_the_end_shows_in_the_final_breakdown() ->
     assert rows[1]["field"] == 2 and sum(rows[1].values()) == 2
     replayed = record.replay(downloadable_record(table)).state
     assert replayed.finished and [p.score for p in replayed.players] == [14, 2, 0]
+
+
+def test_a_checkpoint_written_before_corrections_existed_still_loads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A state pickled without the ``amendments`` field (older servers) decodes with none."""
+    import io
+    import zlib
+
+    from game import checkpoints
+    from game.engine.state import GameState, new_game
+
+    state, _ = new_game(["Ann", "Bob"], "c3", mode="tabletop", seed=1)
+    full = GameState.__getstate__
+    monkeypatch.setattr(GameState, "__getstate__", lambda self: full(self)[:-1])
+    buffer = io.BytesIO()
+    checkpoints._Pickler(buffer, protocol=5).dump((state, b""))
+    monkeypatch.undo()
+    data = zlib.compress(buffer.getvalue())
+    decoded, kept = checkpoints.decode(checkpoints._mac(data) + data)
+    assert decoded.amendments is None and decoded == state and kept == []
