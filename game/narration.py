@@ -245,7 +245,12 @@ def _entry_words(action: Event, names: Sequence[str]) -> str:
     elif kind == "adjust":
         what = f"{whose}'s {action['figure']} is adjusted by {action['points']:+d}"
     elif kind == "correct":
-        what = f"the correction of entry {action['entry'] + 1}"
+        replacement = action.get("replacement")
+        what = (
+            "the host's deletion of an entry"
+            if replacement is None
+            else f"the host's correction to {_scoring_words(replacement, names)}"
+        )
     else:
         what = kind.replace("_", " ")
     return what

@@ -245,7 +245,7 @@ def test_undo_cancels_a_correction():
     assert g.state.stack == original.stack and g.pending == Game.pending.fget(_wrap(original))
     assert plays(g.state) == plays(original)
     assert plain(narrate([last(g, "undone")], NAMES)[0]) == (
-        "Undone by Ann: the correction of entry 1"
+        "Undone by Ann: the host's correction to Ann's 1 point (meeple)"
     )
     replays_identically(g)
 

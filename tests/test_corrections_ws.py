@@ -69,6 +69,9 @@ async def test_the_host_previews_and_corrects_an_earlier_entry() -> None:
     await host.send(command(6, "h6", {"type": "undo"}))
     update = await update_at(bob, 7)
     assert [p["score"] for p in update["view"]["players"]] == [7, 3]
+    assert update["lines"] == [
+        "Undone by \u2068Ann\u2069: the host's correction to \u2068Ann\u2069's 6 points (meeple)"
+    ]
     for client in (host, bob):
         await client.close()
     assert_nothing_hidden(frames, [], MESSAGES)
