@@ -22,6 +22,7 @@ from .services import (
     UNCHANGED,
     Applied,
     CommandRefused,
+    correctable,
     preview,
     set_preference,
     submit_command,
@@ -286,6 +287,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         await self.send(text_data=json.dumps(answer))
 
+    async def on_entries(self, message: dict[str, Any]) -> None:
+        """The entries the host may correct, newest first; changes nothing."""
+        answer = await database_sync_to_async(correctable)(self.code, self.seat, host=self.host)
+        await self.send(text_data=json.dumps(answer))
+
     async def on_ping(self, message: dict[str, Any]) -> None:
         version, resume = await database_sync_to_async(_seen)(self.code, self.channel_name)
         await self.send(text_data=json.dumps({"type": "pong", "version": version}))
@@ -318,6 +324,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         "history": on_history,
         "ping": on_ping,
         "preview": on_preview,
+        "entries": on_entries,
     }
 
     async def _publish(self, applied: Applied) -> None:

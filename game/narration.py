@@ -285,6 +285,11 @@ def _corrected(event: Event, names: Sequence[str]) -> str:
     )
 
 
+def scoring_words(action: Event, names: Sequence[str]) -> str:
+    """An entry with points in words, for a list of the entries the host may correct."""
+    return _scoring_words(action, names)
+
+
 def _scoring_words(action: Event, names: Sequence[str]) -> str:
     """An entry with points, as the object of a correction: "Ann's 66 points (city, meeple)"."""
     kind = action.get("type")

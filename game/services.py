@@ -11,26 +11,30 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.conf import settings
 from django.db import transaction
 
 from . import limits, tables
 from .engine.commands import (
+    CORRECTABLE,
     Adjust,
     ChooseFigure,
     Command,
     Correct,
     EndGame,
     Finish,
+    ResolveMessage,
     Undo,
     parse_command,
 )
+from .engine.corrections import plays
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
 from .models import LogEntry, Seat, Table
 from .names import isolate
-from .narration import narrate
+from .narration import narrate, scoring_words
 from .store import NewEntry, TableHead, append, has_command, lock_table
 
 COMMAND_ID_LENGTH: Final = 64
@@ -280,6 +284,47 @@ def preview(
         ],
         "scores": [{"meeple": p.meeple, "messenger": p.messenger} for p in after.players],
         "version": table.version,
+    }
+
+
+def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dict[str, Any]:
+    """The entries a ``correct`` may name, newest first, each in its latest form and in words
+    (protocol.md, "entries"): what the host's console lists to choose from. Host only."""
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+    row = Table.objects.filter(code=code).values_list("id", "status", "version", "mode").first()
+    if row is None:
+        raise CommandRefused("no_table", "There is no such table.")
+    table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+    if not _Sender(table.id, seat, host).host:
+        raise CommandRefused("not_host", "Only the host corrects entries.", table.version)
+    if table.status == Table.Status.LOBBY or row[3] != Mode.TABLETOP:
+        return {"type": "entries", "version": table.version, "entries": []}
+    state = tables.load_state_at((table.id, table.code), table.version)
+    names = [player.name for player in state.players]
+    found = [
+        (index, action)
+        for index, action in plays(state)
+        if action["type"] in CORRECTABLE
+        and (action["type"] != ResolveMessage.type or action.get("points") is not None)
+    ][-settings.CORRECTABLE_ENTRIES :]
+    turns = dict(
+        LogEntry.objects.filter(
+            table_id=table.id, index__in=[index for index, _ in found]
+        ).values_list("index", "turn")
+    )
+    return {
+        "type": "entries",
+        "version": table.version,
+        "entries": [
+            {
+                "entry": index,
+                "action": dict(action),
+                "turn": turns.get(index),
+                "line": scoring_words(action, names),
+            }
+            for index, action in reversed(found)
+        ],
     }
 
 

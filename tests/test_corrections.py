@@ -340,3 +340,17 @@ def test_a_correction_onto_a_dark_space_draws_the_message_there_and_later_entrie
     assert g.pending["type"] == "resolve_message"
     assert g.state.stack == tuple(ORDER[1:])
     replays_identically(g)
+
+
+def test_a_corrected_entry_names_its_figure_unless_a_figure_choice_follows_it():
+    """messengers.md §3 figure_choice = per_scoring (c2-hig: the scoring player picks the figure
+    for each scoring): Ann's 66 on the meeple corrected to a 6 with no figure would leave the
+    game asking her which figure, behind which Bob's entry would lapse: refused, with the reason.
+    An entry whose figure was chosen afterwards is corrected without one: the choice applies."""
+    g = table().score(0, 66, "meeple").score(1, 4, "messenger")
+    with pytest.raises(IllegalCommand, match="name the figure that takes Ann's corrected points"):
+        correct(g, 0, {"seat": 0, "type": "score", "points": 6})
+    g = table().score(0, 66).figure("messenger").score(1, 4, "messenger")
+    correct(g, 0, {"seat": 0, "type": "score", "points": 6})
+    assert (g.player(0).messenger, last(g, "corrected")["lapsed"]) == (6, [])
+    replays_identically(g)

@@ -281,3 +281,38 @@ def test_a_checkpoint_written_before_corrections_existed_still_loads(
     data = zlib.compress(buffer.getvalue())
     decoded, kept = checkpoints.decode(checkpoints._mac(data) + data)
     assert decoded.amendments is None and decoded == state and kept == []
+
+
+@override_settings(CORRECTABLE_ENTRIES=2)
+def test_the_host_lists_the_entries_to_correct_newest_first_within_the_limit() -> None:
+    """The ``entries`` answer: each entry with points that still counts, in its latest form and
+    in words, with its turn; not the ends of turns, not undone or deleted ones; at most
+    ``CORRECTABLE_ENTRIES`` of the latest; host only."""
+    from game.services import correctable
+
+    table = tabletop()
+    send(table, score(66, category="city"))
+    send(table, score(4), as_seat=1)
+    send(table, score(9), as_seat=2)
+    send(table, {"type": "undo"})
+    send(table, {"type": "end_turn"})
+    fixed = {"seat": 0, "type": "score", "points": 6, "figure": "meeple", "category": "city"}
+    without_figure = {key: value for key, value in fixed.items() if key != "figure"}
+    assert refused(table, correct(0, without_figure)).message == (
+        "name the figure that takes Ann's corrected points"
+    )
+    send(table, correct(0, fixed))
+    send(table, {"type": "adjust", "points": -1, "figure": "meeple"}, as_seat=1)
+    listed = correctable(table.code, 0, host=True)
+    assert listed["version"] == 7
+    assert [item["entry"] for item in listed["entries"]] == [6, 1]
+    with override_settings(CORRECTABLE_ENTRIES=10):
+        listed = correctable(table.code, 0, host=True)
+    assert [item["entry"] for item in listed["entries"]] == [6, 1, 0]
+    assert listed["entries"][2]["action"] == fixed
+    assert listed["entries"][2]["line"] == "\u2068Ann\u2069's 6 points (city, meeple)"
+    assert listed["entries"][2]["turn"] == 1
+    assert listed["entries"][0]["line"] == "\u2068Bob\u2069's adjustment of -1 on the meeple"
+    with pytest.raises(CommandRefused) as error:
+        correctable(table.code, 1, host=False)
+    assert error.value.code == "not_host"

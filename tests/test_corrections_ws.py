@@ -46,6 +46,18 @@ async def test_the_host_previews_and_corrects_an_earlier_entry() -> None:
     await host.send({"type": "preview", "command": {**fix, "entry": 1}})
     assert await error_code(host) == "illegal"
 
+    await bob.send({"type": "entries"})
+    assert await error_code(bob) == "not_host"
+    await host.send({"type": "entries"})
+    listed = await host.receive("entries")
+    assert [item["entry"] for item in listed["entries"]] == [4, 0]  # the 2 points: no entry
+    assert listed["entries"][1]["action"] == {
+        "seat": 0,
+        "type": "score",
+        "points": 5,
+        "figure": "meeple",
+    }
+
     await host.send({"type": "preview", "command": fix})
     shown = await host.receive("preview")
     assert shown["command"] == fix

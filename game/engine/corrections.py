@@ -27,6 +27,7 @@ from . import commands as cmd
 from .errors import EngineError, IllegalCommand
 from .messengers import Figure, is_dark, space
 from .state import Event, GameState, Mode, apply, effective, fresh, new_game
+from .views import pending
 
 Play = tuple[int, Mapping[str, Any]]
 """A log index and the action that counts for it (the entry's latest corrected form)."""
@@ -139,6 +140,7 @@ def correct(
         new = base if replacement is None else _apply_play(base, replacement)[0]
     except EngineError as error:
         raise IllegalCommand(f"the corrected entry would not be accepted there: {error}") from None
+    _check_figure_named(new, played[position + 1 : position + 2])
     old, _ = _apply_play(base, original)
     kept: list[Play] = []
     lapsed: list[Event] = []
@@ -232,6 +234,21 @@ def _check_replacement(
         raise IllegalCommand("a message's resolution keeps its choice; only its points change")
     if dict(replacement) == dict(cmd.parse_command(original).to_action(original["seat"])):
         raise IllegalCommand("the replacement is the same as the entry")
+
+
+def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
+    """Refuse a corrected entry that leaves the game asking which figure takes its points when
+    no figure choice follows it in the log: every later entry would lapse behind the question.
+    The host names the figure in the replacement instead."""
+    waiting = pending(new)
+    if waiting is None or waiting["type"] != cmd.ChooseFigure.type:
+        return
+    seat = waiting["seat"]
+    answer = following[0][1] if following else {}
+    if answer.get("type") == cmd.ChooseFigure.type and answer.get("seat") == seat:
+        return
+    name = new.players[seat].name
+    raise IllegalCommand(f"name the figure that takes {name}'s corrected points")
 
 
 def _start(state: GameState, before: Sequence[Play], starts: Sequence[GameState]) -> GameState:
