@@ -162,15 +162,14 @@ class _History:
         index, or, when an earlier correction changed what came before it, the state before
         the earliest entry corrections changed. The engine checks that a start fits the
         corrected history and replays from the setup otherwise, so this only bounds the work."""
-        starts = []
-        if 0 <= command.entry <= state.version:
-            starts.append(self.at(command.entry))
         amendments = state.amendments or corrections.NONE
         changed = [index for index, _ in amendments.replaced] + list(amendments.lapsed)
         earliest = min((index for index in changed if index < command.entry), default=None)
+        versions = [command.entry] if command.entry <= state.version else []
         if earliest is not None:
-            starts.append(self.at(earliest))
-        return corrections.correct(state, seat, command, starts)
+            versions.append(earliest)
+        # Lazily: the second start is built only if the first does not fit.
+        return corrections.correct(state, seat, command, (self.at(v) for v in versions))
 
     def _start(self, version: int) -> GameState:
         """The nearest known state or checkpoint at or before ``version``, else the setup."""

@@ -19,7 +19,7 @@ order.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,7 +117,7 @@ def adjust(state: GameState, seat: int, command: cmd.Adjust) -> tuple[GameState,
 
 
 def correct(
-    state: GameState, seat: int, command: cmd.Correct, starts: Sequence[GameState] = ()
+    state: GameState, seat: int, command: cmd.Correct, starts: Iterable[GameState] = ()
 ) -> tuple[GameState, list[Event]]:
     """Change or delete entry ``command.entry`` and rebuild the game after it.
 
@@ -251,7 +251,7 @@ def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
     raise IllegalCommand(f"name the figure that takes {name}'s corrected points")
 
 
-def _start(state: GameState, before: Sequence[Play], starts: Sequence[GameState]) -> GameState:
+def _start(state: GameState, before: Sequence[Play], starts: Iterable[GameState]) -> GameState:
     """The state after the plays ``before``, from the first of ``starts`` whose plays begin
     them (a state is the plays applied in order from the setup, so equal plays mean an equal
     game), else from the setup."""
