@@ -90,4 +90,7 @@ def decode(blob: bytes) -> tuple[GameState, list[int]]:
         raise CheckpointError(f"the checkpoint cannot be read: {error}") from None
     if not isinstance(state, GameState):
         raise CheckpointError("the checkpoint does not hold a game state")
+    if not hasattr(state, "amendments"):
+        # Written before corrections existed: the field it lacks had no value but None then.
+        object.__setattr__(state, "amendments", None)
     return state, kept

@@ -14,11 +14,19 @@ from django.db.models import Exists, OuterRef
 
 from . import computer, observe, presence, seating, snapshots
 from .converters import is_table_code
-from .frames import BadField, BadFrame, decode, text, whole
+from .frames import BadField, BadFrame, decode, mapping, text, whole
 from .lobby import LobbyError, add_player, rematch, start_game
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
-from .services import UNCHANGED, Applied, CommandRefused, set_preference, submit_command
+from .services import (
+    UNCHANGED,
+    Applied,
+    CommandRefused,
+    correctable,
+    preview,
+    set_preference,
+    submit_command,
+)
 from .snapshots import NoSuchTable, history, snapshot
 from .tables import for_seat
 
@@ -271,6 +279,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=page)
 
+    async def on_preview(self, message: dict[str, Any]) -> None:
+        """What a correction would do, for the host to confirm; changes nothing."""
+        command = mapping(message, "command")
+        answer = await database_sync_to_async(preview)(
+            self.code, self.seat, command, host=self.host
+        )
+        await self.send(text_data=json.dumps(answer))
+
+    async def on_entries(self, message: dict[str, Any]) -> None:
+        """The entries the host may correct, newest first; changes nothing."""
+        answer = await database_sync_to_async(correctable)(self.code, self.seat, host=self.host)
+        await self.send(text_data=json.dumps(answer))
+
     async def on_ping(self, message: dict[str, Any]) -> None:
         version, resume = await database_sync_to_async(_seen)(self.code, self.channel_name)
         await self.send(text_data=json.dumps({"type": "pong", "version": version}))
@@ -302,6 +323,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         "sync": on_sync,
         "history": on_history,
         "ping": on_ping,
+        "preview": on_preview,
+        "entries": on_entries,
     }
 
     async def _publish(self, applied: Applied) -> None:

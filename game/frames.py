@@ -86,3 +86,11 @@ def text(message: dict[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise BadField(f"{key!r} must be a string")
     return value
+
+
+def mapping(message: dict[str, Any], key: str) -> dict[str, Any]:
+    """``message[key]`` as a JSON object (its keys are checked by whoever uses it)."""
+    value = message.get(key)
+    if not isinstance(value, dict):
+        raise BadField(f"{key!r} must be an object")
+    return value

@@ -31,7 +31,7 @@ ENDING_TURN: Final = 0
 """``LogEntry.turn`` of the entries made while the game is ending (turns are numbered from 1)."""
 
 _ENDING_STEPS: Final = (AwaitFinalScores, MergeFigures, FinalScoring, CloseGame, EndGame)
-_REPEATABLE: Final = (cmd.Score, cmd.ScoreShared, cmd.Undo)
+_REPEATABLE: Final = (cmd.Score, cmd.ScoreShared, cmd.Undo, cmd.Adjust, cmd.Correct)
 _FORWARD: Final = (cmd.EndTurn, cmd.ResolveMessage, cmd.ChooseFigure)
 
 

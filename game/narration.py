@@ -95,7 +95,7 @@ def final_breakdown(events: Sequence[Event], player_count: int) -> list[dict[str
     """
     rows: list[dict[str, int]] = [dict.fromkeys(BREAKDOWN_KEYS, 0) for _ in range(player_count)]
     for event in events:
-        if event.get("type") != "points":
+        if event.get("type") not in ("points", "adjusted"):
             continue
         seat = event["seat"]
         if not 0 <= seat < player_count:
@@ -237,7 +237,11 @@ def _game_over(event: Event, names: Sequence[str]) -> str:
 
 def _undone(event: Event, names: Sequence[str]) -> str:
     """Which entry a correction at a tabletop game took back, in the words of the entry."""
-    action = event["action"]
+    return f"Undone by {_name(names, event['seat'])}: {_entry_words(event['action'], names)}"
+
+
+def _entry_words(action: Event, names: Sequence[str]) -> str:
+    """An entry of a tabletop game's log in words ("Ann scores 4 for a city")."""
     whose = _name(names, action["seat"])
     kind = action["type"]
     if kind == "score":
@@ -261,9 +265,88 @@ def _undone(event: Event, names: Sequence[str]) -> str:
         what = "the game ends"
     elif kind == "finish":
         what = "the final scoring is complete"
+    elif kind == "adjust":
+        what = f"{whose}'s {action['figure']} is adjusted by {action['points']:+d}"
+    elif kind == "correct":
+        replacement = action.get("replacement")
+        what = (
+            "the host's deletion of an entry"
+            if replacement is None
+            else f"the host's correction to {_scoring_words(replacement, names)}"
+        )
     else:
         what = kind.replace("_", " ")
-    return f"Undone by {_name(names, event['seat'])}: {what}"
+    return what
+
+
+def _adjusted(event: Event, names: Sequence[str]) -> str:
+    """A signed correction of one figure ("Ann's meeple: -5 (adjustment); lands on 16")."""
+    name = _name(names, event["seat"])
+    return f"{name}'s {event['figure']}: {event['points']:+d} (adjustment); {_landing(event)}"
+
+
+def _corrected(event: Event, names: Sequence[str]) -> str:
+    """The correction of an entry with points: "Host corrects Ann's 66 points (city, meeple)
+    to 6", or "... to Bob's 6 points (city)" when more than the points changed; "Host deletes
+    ..." for a deletion. The lines of the entries it made lapse follow (``lapsed``)."""
+    was = _scoring_words(event["action"], names)
+    replacement = event.get("replacement")
+    if replacement is None:
+        return f"Host deletes {was}"
+    changed = {
+        key
+        for key in set(event["action"]) | set(replacement)
+        if event["action"].get(key) != replacement.get(key)
+    }
+    if changed != {"points"}:
+        return f"Host corrects {was} to {_scoring_words(replacement, names)}"
+    points = replacement["points"]
+    return (
+        f"Host corrects {was} to {points:+d}"
+        if replacement["type"] == "adjust"
+        else (f"Host corrects {was} to {points}")
+    )
+
+
+def scoring_words(action: Event, names: Sequence[str]) -> str:
+    """An entry with points in words, for a list of the entries the host may correct."""
+    return _scoring_words(action, names)
+
+
+def _scoring_words(action: Event, names: Sequence[str]) -> str:
+    """An entry with points, as the object of a correction: "Ann's 66 points (city, meeple)"."""
+    kind = action.get("type")
+    points = action.get("points", 0)
+    details = [action[key] for key in ("category", "figure") if action.get(key)]
+    if kind == "score_shared":
+        seats = [share.get("seat") for share in action.get("shares", ())]
+        who = ", ".join(_name(names, seat) for seat in seats if isinstance(seat, int))
+        return f"the shared {_points(points)} of {who}" + (
+            f" ({', '.join(details)})" if details else ""
+        )
+    whose = _name(names, action["seat"])
+    if kind == "adjust":
+        return f"{whose}'s adjustment of {points:+d} on the {action.get('figure')}"
+    if kind == "resolve_message":
+        return f"{whose}'s message action ({_points(points)})"
+    return f"{whose}'s {_points(points)}" + (f" ({', '.join(details)})" if details else "")
+
+
+def _lapsed(event: Event, names: Sequence[str]) -> str:
+    """An entry a correction skipped: "No longer applies: Bob's message 3 (smallest city, 4
+    points)"."""
+    action = event["action"]
+    if action.get("type") == "resolve_message" and event.get("message") is not None:
+        whose = _name(names, action["seat"])
+        if action.get("choice") == "points":
+            how = _points(2)
+        else:
+            kind = event.get("message_action", "")
+            how = f"smallest {_SMALLEST[kind]}" if kind in _SMALLEST else kind.replace("_", " ")
+            if action.get("points") is not None:
+                how += f", {_points(action['points'])}"
+        return f"No longer applies: {whose}'s message {event['message']} ({how})"
+    return f"No longer applies: {_entry_words(action, names)}"
 
 
 _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
@@ -284,6 +367,9 @@ _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
     "figures_merged": _figures_merged,
     "game_over": _game_over,
     "undone": _undone,
+    "adjusted": _adjusted,
+    "corrected": _corrected,
+    "lapsed": _lapsed,
 }
 
 NARRATED_EVENTS: Final = frozenset(_NARRATORS)

@@ -12,27 +12,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from django.conf import settings
 from django.db import transaction
 
 from . import limits, tables
 from .engine.commands import (
+    CORRECTABLE,
+    Adjust,
     ChooseFigure,
     Command,
+    Correct,
     EndGame,
     EndTurn,
     Finish,
+    ResolveMessage,
     Score,
     ScoreShared,
     Undo,
     parse_command,
 )
+from .engine.corrections import plays
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision, TurnOver
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
 from .models import LogEntry, Seat, Table
 from .names import isolate
-from .narration import narrate
+from .narration import narrate, scoring_words
 from .store import NewEntry, TableHead, append, has_command, lock_table
 
 COMMAND_ID_LENGTH: Final = 64
@@ -143,7 +149,7 @@ def submit_command(
         table = _locked_table(code)
         if table.status == Table.Status.LOBBY:
             raise CommandRefused("not_started", "The game has not started yet.", table.version)
-        if table.status == Table.Status.FINISHED and not isinstance(parsed, Undo):
+        if table.status == Table.Status.FINISHED and not isinstance(parsed, Undo | Correct):
             raise CommandRefused("game_over", "The game is over.", table.version)
         if has_command(table.id, command_id):
             raise CommandRefused("duplicate", "That command was already applied.", table.version)
@@ -165,7 +171,10 @@ def submit_command(
         if isinstance(parsed, Undo):
             state, entries = _undo(state, table, sender, acting, command_id)
             return _save(table, state, entries, command_id, acting)
-        state, events = _apply(state, table, acting, parsed)
+        if isinstance(parsed, Correct):
+            state, events = _correct(state, table, acting, parsed)
+        else:
+            state, events = _apply(state, table, acting, parsed)
         if computer:
             events = [played_by(acting, computer), *events]
         entries = [_entry(state, events, command_id, automatic=False)]
@@ -226,6 +235,105 @@ def _apply(
         raise CommandRefused("illegal", str(error), table.version) from None
 
 
+def _correct(
+    state: GameState, table: TableHead, seat: int, command: Correct
+) -> tuple[GameState, list[Event]]:
+    """The engine's correction, replayed from the nearest checkpoint before the entry."""
+    try:
+        return tables.correct((table.id, table.code), state, seat, command)
+    except EngineError as error:
+        raise CommandRefused("illegal", str(error), table.version) from None
+
+
+def preview(
+    code: str, seat: int | None, command: object, *, host: bool | None = None
+) -> dict[str, Any]:
+    """What a ``correct`` would do, computed and not saved (protocol.md, "preview"): the lines
+    the log would show, the entries that would lapse and every seat's figures after it.
+
+    Host only; refused with the code and reason the correction itself would be refused with.
+    """
+    parsed = _parse(command)
+    if not isinstance(parsed, Correct):
+        raise CommandRefused("malformed", "A preview shows a 'correct' command only.")
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+    with transaction.atomic():
+        row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
+        if row is None:
+            raise CommandRefused("no_table", "There is no such table.")
+        table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+        if table.status == Table.Status.LOBBY:
+            raise CommandRefused("not_started", "The game has not started yet.", table.version)
+        state = tables.load_state_at((table.id, table.code), table.version)
+        sender = _Sender(table.id, seat, host)
+        acting = seat if seat is not None else _default_seat(state, table, parsed)
+        _check_host_only(state, table, sender, parsed)
+        after, events = _correct(state, table, acting, parsed)
+    names = [player.name for player in after.players]
+    lines = narrate([event for event in events if event["type"] != "message_drawn"], names)
+    # Which message a correction would draw is hidden until the correction is made: a preview
+    # must not let the host peek at the stack.
+    lines += [
+        f"{isolate(names[event['seat']])} draws a message"
+        for event in events
+        if event["type"] == "message_drawn"
+    ]
+    return {
+        "type": "preview",
+        "command": command,
+        "lines": lines,
+        "lapsed": [
+            {"entry": event["entry"], "line": narrate([event], names)[0]}
+            for event in events
+            if event["type"] == "lapsed"
+        ],
+        "scores": [{"meeple": p.meeple, "messenger": p.messenger} for p in after.players],
+        "version": table.version,
+    }
+
+
+def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dict[str, Any]:
+    """The entries a ``correct`` may name, newest first, each in its latest form and in words
+    (protocol.md, "entries"): what the host's console lists to choose from. Host only."""
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+    row = Table.objects.filter(code=code).values_list("id", "status", "version", "mode").first()
+    if row is None:
+        raise CommandRefused("no_table", "There is no such table.")
+    table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+    if not _Sender(table.id, seat, host).host:
+        raise CommandRefused("not_host", "Only the host corrects entries.", table.version)
+    if table.status == Table.Status.LOBBY or row[3] != Mode.TABLETOP:
+        return {"type": "entries", "version": table.version, "entries": []}
+    state = tables.load_state_at((table.id, table.code), table.version)
+    names = [player.name for player in state.players]
+    found = [
+        (index, action)
+        for index, action in plays(state)
+        if action["type"] in CORRECTABLE
+        and (action["type"] != ResolveMessage.type or action.get("points") is not None)
+    ][-settings.CORRECTABLE_ENTRIES :]
+    turns = dict(
+        LogEntry.objects.filter(
+            table_id=table.id, index__in=[index for index, _ in found]
+        ).values_list("index", "turn")
+    )
+    return {
+        "type": "entries",
+        "version": table.version,
+        "entries": [
+            {
+                "entry": index,
+                "action": dict(action),
+                "turn": turns.get(index),
+                "line": scoring_words(action, names),
+            }
+            for index, action in reversed(found)
+        ],
+    }
+
+
 def _acting_seat(
     state: GameState, table: TableHead, sender: _Sender, as_seat: object, command: Command
 ) -> int:
@@ -263,10 +371,14 @@ def _default_seat(state: GameState, table: TableHead, command: Command) -> int:
 
 def _check_host_only(state: GameState, table: TableHead, sender: _Sender, command: Command) -> None:
     """Only the host ends or finishes a tabletop game: anyone else could otherwise end it in the
-    middle of another's turn."""
+    middle of another's turn. Only the host adjusts points and corrects earlier entries."""
     if state.mode is Mode.TABLETOP and isinstance(command, EndGame | Finish) and not sender.host:
         raise CommandRefused(
             "not_host", "Only the host ends or finishes a tabletop game.", table.version
+        )
+    if isinstance(command, Adjust | Correct) and not sender.host:
+        raise CommandRefused(
+            "not_host", "Only the host adjusts points or corrects earlier entries.", table.version
         )
 
 

@@ -18,7 +18,8 @@ from typing import Any, Final
 from django.conf import settings
 
 from . import checkpoints
-from .engine.commands import Undo, parse_command
+from .engine import corrections
+from .engine.commands import Correct, Undo, parse_command
 from .engine.errors import IllegalCommand
 from .engine.record import FORMAT
 from .engine.state import (
@@ -139,6 +140,12 @@ class _History:
                 target = kept.pop()
                 before = self.at(target)
                 state, _ = undo_from(state, action["seat"], before, target=target)
+            elif action.get("type") == Correct.type:
+                command = parse_command(action)
+                assert isinstance(command, Correct)
+                state, _ = self.correct(state, action["seat"], command)
+                if kept is not None:
+                    kept.append(state.version - 1)
             else:
                 state, _ = apply(state, action["seat"], parse_command(action))
                 if kept is not None:
@@ -146,6 +153,23 @@ class _History:
         if kept is not None:
             self.kept[state.version] = kept
         return state
+
+    def correct(
+        self, state: GameState, seat: int, command: Correct
+    ) -> tuple[GameState, list[Event]]:
+        """The engine's ``correct``, replaying from a state at or before the corrected entry
+        (the nearest checkpoint's) rather than from the setup: the state at the entry's log
+        index, or, when an earlier correction changed what came before it, the state before
+        the earliest entry corrections changed. The engine checks that a start fits the
+        corrected history and replays from the setup otherwise, so this only bounds the work."""
+        amendments = state.amendments or corrections.NONE
+        changed = [index for index, _ in amendments.replaced] + list(amendments.lapsed)
+        earliest = min((index for index in changed if index < command.entry), default=None)
+        versions = [command.entry] if command.entry <= state.version else []
+        if earliest is not None:
+            versions.append(earliest)
+        # Lazily: the second start is built only if the first does not fit.
+        return corrections.correct(state, seat, command, (self.at(v) for v in versions))
 
     def _start(self, version: int) -> GameState:
         """The nearest known state or checkpoint at or before ``version``, else the setup."""
@@ -210,6 +234,15 @@ def undo(
         target = undo_target(state)
     before = _History(key[0], None).at(target)
     return undo_from(state, seat, before, target=target)
+
+
+def correct(
+    key: TableKey, state: GameState, seat: int, command: Correct
+) -> tuple[GameState, list[Event]]:
+    """``state`` with an entry corrected (the engine's ``correct``), replayed from the nearest
+    checkpoint before the corrected entry. Checkpoints stay valid: each is the state after a
+    prefix of the log, which a later correction does not change."""
+    return _History(key[0], None).correct(state, seat, command)
 
 
 def save_checkpoint(table_id: int, from_version: int, state: GameState) -> None:
@@ -280,10 +313,13 @@ def downloadable_record(table: Table) -> dict[str, Any]:
 def effective_events(table: Table) -> list[Event]:
     """The events of the game as it stands: those of entries an undo took back are left out
     (each remaining entry was applied to the state the entries before it lead to)."""
-    events = list(initial_state(table)[1])
     rows = list(
         LogEntry.objects.filter(table=table).order_by("index").values_list("action", "events")
     )
+    if any(action.get("type") == Correct.type for action, _ in rows):
+        # A correction changed earlier entries: their stored events no longer tell the game.
+        return corrections.play_events(load_state(table))
+    events = list(initial_state(table)[1])
     for index in effective([action for action, _ in rows]):
         events.extend(rows[index][1])
     return events

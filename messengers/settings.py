@@ -269,6 +269,9 @@ SESSION_SEATS = whole("MESSENGERS_SESSION_SEATS", 30, 1)
 # The websocket's `history` message holds at most this many of the latest lines of a game's log
 # (and says how many earlier ones it left out); a client asks for earlier pages.
 HISTORY_LINES = whole("MESSENGERS_HISTORY_LINES", 300, 1)
+# The websocket's `entries` answer lists at most this many of the latest entries the host may
+# correct (a game's log may hold GAME_MAX_ENTRIES).
+CORRECTABLE_ENTRIES = whole("MESSENGERS_CORRECTABLE_ENTRIES", 300, 1)
 # How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
 FRAME_MAX_DEPTH = whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 

@@ -273,6 +273,71 @@ class Undo(Command):
     type: ClassVar[str] = "undo"
 
 
+@dataclass(frozen=True, slots=True)
+class Adjust(Command):
+    """Tabletop mode: a signed correction of one figure of the sending seat, applied now.
+
+    It is not a scoring: it moves no figure along the track in the rules' sense, so it never
+    draws a message (our ruling) and it may be entered at any moment of a running game."""
+
+    type: ClassVar[str] = "adjust"
+    points: int
+    figure: str
+
+    def __post_init__(self) -> None:
+        _whole("points", self.points)
+        if not self.points or abs(self.points) > MAX_ENTERED_POINTS:
+            raise MalformedCommand(
+                f"'points' must be between -{MAX_ENTERED_POINTS} and {MAX_ENTERED_POINTS}, not 0"
+            )
+        _one_of("figure", self.figure, _FIGURES)
+
+
+CORRECTABLE: Final = frozenset({"score", "score_shared", "adjust", "resolve_message"})
+"""The action types a ``correct`` may change or delete: the entries that carry points."""
+
+
+@dataclass(frozen=True, slots=True)
+class Correct(Command):
+    """Tabletop mode: change (``replacement``, a whole action with its ``seat``) or delete
+    (``replacement`` None) the log entry ``entry``; the game is rebuilt from its setup with the
+    corrected history (``corrections.py``). The replacement is kept in its parsed, normalised
+    form, so that a record written back reads the same."""
+
+    type: ClassVar[str] = "correct"
+    explicit: ClassVar[tuple[str, ...]] = ("replacement",)
+    entry: int
+    replacement: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        _whole("entry", self.entry)
+        if self.entry < 0:
+            raise MalformedCommand("'entry' must be the index of an entry of the log")
+        if self.replacement is None:
+            return
+        if not isinstance(self.replacement, Mapping):
+            raise MalformedCommand("'replacement' must be an action, or null to delete the entry")
+        kind = self.replacement.get("type")
+        if kind not in CORRECTABLE:
+            raise MalformedCommand(
+                f"a replacement is one of {', '.join(sorted(CORRECTABLE))}, not {kind!r}"
+            )
+        seat = self.replacement.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+            raise MalformedCommand("a replacement names its player: 'seat' must be a seat number")
+        parsed = parse_command(self.replacement)
+        object.__setattr__(self, "replacement", parsed.to_action(seat))
+
+    def to_action(self, seat: int) -> dict[str, Any]:
+        # ``replacement`` is written even when null: null is the deletion.
+        return {
+            "seat": seat,
+            "type": self.type,
+            "entry": self.entry,
+            "replacement": self.replacement,
+        }
+
+
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (
@@ -287,6 +352,8 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         EndGame,
         Finish,
         Undo,
+        Adjust,
+        Correct,
     )
 }
 
@@ -313,6 +380,7 @@ def parse_command(action: Mapping[str, Any]) -> Command:
         raise MalformedCommand(f"{kind} takes no {', '.join(repr(key) for key in unknown)}")
     required = [f.name for f in fields(cls) if f.default is MISSING]
     missing = [name for name in required if action.get(name) is None]
+    missing += [name for name in getattr(cls, "explicit", ()) if name not in action]
     if missing:
         raise MalformedCommand(f"{kind} needs {', '.join(repr(key) for key in missing)}")
     return cls(**{name: action[name] for name in names if name in action})

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import commands as cmd
 from .agenda import (
@@ -70,6 +70,9 @@ from .presets import ExtraTile, FigureChoice, FinalFigure, Options, resolve_opti
 from .scoring import completed_value, final_value, majority_holders
 from .shuffle import shuffled_orders
 from .tiles import CATALOGUE, START_TILE, FeatureKind, standard_bag
+
+if TYPE_CHECKING:
+    from .corrections import Amendments
 
 FOLLOWERS_PER_PLAYER: Final = 7
 MIN_PLAYERS: Final = 2
@@ -163,6 +166,8 @@ class GameState:
     finished: bool
     log: tuple[Mapping[str, Any], ...] = field(default=())
     """Every applied command as a record action: with ``setup`` it is the game record."""
+    amendments: Amendments | None = None
+    """Tabletop mode: what ``correct`` actions changed in the log (``corrections.py``)."""
 
     @property
     def options(self) -> Options:
@@ -203,6 +208,7 @@ _STATE_FIELD_ORDER: Final = (
     "revealed",
     "finished",
     "log",
+    "amendments",
 )
 if tuple(field.name for field in dataclasses.fields(GameState)) != _STATE_FIELD_ORDER:
     raise RuntimeError("_STATE_FIELD_ORDER must list GameState's fields in their order")
@@ -307,8 +313,16 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
         raise NotYourDecision(f"there is no seat {seat!r} at this table")
     if isinstance(command, cmd.Undo):
         return _undo(state, seat)
+    if isinstance(command, cmd.Correct):
+        from .corrections import correct  # corrections.py builds on this module
+
+        return correct(state, seat, command)
     if state.finished:
         raise GameOver("the game is over")
+    if isinstance(command, cmd.Adjust):
+        from .corrections import adjust
+
+        return adjust(state, seat, command)
     work = _Work(state)
     work.decide(seat, command)
     work.advance()
@@ -381,21 +395,32 @@ def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     every action, the undo included: the record shows what was corrected.
     """
     target = undo_target(state)
-    kept = effective(state.log)[:-1]
-    setup = state.setup
-    rebuilt, _ = new_game(
+    return undo_from(state, seat, state_at(state, target))
+
+
+def fresh(setup: Setup) -> GameState:
+    """The state before the first action of a game set up as ``setup``."""
+    return new_game(
         setup.players,
         setup.preset,
         options=setup.options.to_json(),
         mode=setup.mode.value,
         seed=setup.seed,
         messages=setup.messages,
-    )
-    for index in kept:
+    )[0]
+
+
+def state_at(state: GameState, version: int) -> GameState:
+    """The game after the first ``version`` actions of ``state``'s log, rebuilt from the setup.
+
+    Each action that counts is applied with the log before it in place, so that a ``correct``
+    among them reads its entry index against the log it was made on."""
+    rebuilt = fresh(state.setup)
+    for index in effective(state.log[:version]):
         action = state.log[index]
+        rebuilt = dataclasses.replace(rebuilt, log=state.log[:index])
         rebuilt, _ = apply(rebuilt, action["seat"], cmd.parse_command(action))
-    before = dataclasses.replace(rebuilt, log=state.log[:target])
-    return undo_from(state, seat, before)
+    return dataclasses.replace(rebuilt, log=state.log[:version])
 
 
 # The mutable working copy ----------------------------------------------------------------------
@@ -431,6 +456,7 @@ class _Work:
         self.extra_turns = state.extra_turns
         self.revealed = state.revealed
         self.finished = state.finished
+        self.amendments = state.amendments
         self.events: list[Event] = []
 
     def freeze(self, log: tuple[Mapping[str, Any], ...]) -> GameState:
@@ -456,6 +482,7 @@ class _Work:
                 self.revealed,
                 self.finished,
                 log,
+                self.amendments,
             ),
             strict=True,
         ):

@@ -1,0 +1,304 @@
+"""Corrections at a tabletop game: ``adjust`` (a signed change of one figure, now) and
+``correct`` (change or delete an earlier entry, and rebuild the game).
+
+A tabletop game's log only grows: a correction is one more action, so the record keeps what was
+entered first and what it was corrected to, and an ``undo`` takes a correction back like any
+other action. What the game consists of is the *plays*: the actions that still count
+(``state.effective``), with each corrected entry in its latest form, without deleted entries,
+without the ``correct`` actions themselves, and without the entries a correction made *lapse*.
+
+A ``correct`` replaces (or drops) one play and replays the plays after it from the state before
+it. A later play that no longer applies there lapses: it is skipped, and listed in the
+``corrected`` event so that the table is told, never silently. A play lapses when the engine
+refuses it at its new point, or when it resolves a message and the message waiting at that point
+is not the one it resolved, drawn in the same turn (a resolution is a decision about one draw,
+not about whichever comes up). The game is rebuilt from its setup, so the message stack keeps its
+order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import commands as cmd
+from .errors import EngineError, IllegalCommand
+from .messengers import Figure, is_dark, space
+from .state import Event, GameState, Mode, apply, effective, fresh, new_game
+from .views import pending
+
+Play = tuple[int, Mapping[str, Any]]
+"""A log index and the action that counts for it (the entry's latest corrected form)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Amendments:
+    """What the ``correct`` actions of a log changed.
+
+    ``replaced``: (entry index, its latest form, or None once deleted), by index. ``lapsed``:
+    the entries a correction skipped because they no longer applied.
+    """
+
+    replaced: tuple[tuple[int, Mapping[str, Any] | None], ...] = ()
+    lapsed: frozenset[int] = frozenset()
+
+
+NONE = Amendments()
+
+
+def plays(state: GameState) -> list[Play]:
+    """The actions the game consists of, in order (see the module's docstring)."""
+    amendments = state.amendments or NONE
+    replaced = dict(amendments.replaced)
+    result: list[Play] = []
+    for index in effective(state.log):
+        action = state.log[index]
+        if action.get("type") == cmd.Correct.type or index in amendments.lapsed:
+            continue
+        current = replaced.get(index, action)
+        if current is not None:
+            result.append((index, current))
+    return result
+
+
+def _apply_play(state: GameState, action: Mapping[str, Any]) -> tuple[GameState, list[Event]]:
+    return apply(state, action["seat"], cmd.parse_command(action))
+
+
+def _replay(state: GameState, played: Sequence[Play]) -> GameState:
+    for _, action in played:
+        state, _ = _apply_play(state, action)
+    return state
+
+
+# Adjust ---------------------------------------------------------------------------------------
+
+
+def adjust(state: GameState, seat: int, command: cmd.Adjust) -> tuple[GameState, list[Event]]:
+    """Add ``command.points`` (signed) to one figure of ``seat``, now.
+
+    It bypasses the agenda: nothing waits for it and it starts nothing, so it draws no message
+    and may come between any two decisions. A figure never goes below 0; once the figures have
+    merged, only the figure that carries the total may change.
+    """
+    if state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("points are adjusted only at a tabletop game")
+    player = state.players[seat]
+    figure = Figure(command.figure)
+    if player.carrier is not None and figure is not player.carrier:
+        raise IllegalCommand(f"{player.name}'s points are all on the {player.carrier.value} now")
+    start = player.points_on(figure)
+    total = start + command.points
+    if total < 0:
+        raise IllegalCommand(
+            f"{player.name}'s {figure.value} has {start} points; it cannot lose {-command.points}"
+        )
+    if figure is Figure.MEEPLE:
+        changed = dataclasses.replace(player, meeple=total)
+    else:
+        changed = dataclasses.replace(player, messenger=total)
+    players = (*state.players[:seat], changed, *state.players[seat + 1 :])
+    new = dataclasses.replace(state, players=players, log=(*state.log, command.to_action(seat)))
+    event: Event = {
+        "type": "adjusted",
+        "seat": seat,
+        "points": command.points,
+        "figure": figure.value,
+        "total": total,
+        "space": space(total),
+        "dark": is_dark(total),
+    }
+    return new, [event]
+
+
+# Correct --------------------------------------------------------------------------------------
+
+
+def correct(
+    state: GameState, seat: int, command: cmd.Correct, starts: Iterable[GameState] = ()
+) -> tuple[GameState, list[Event]]:
+    """Change or delete entry ``command.entry`` and rebuild the game after it.
+
+    ``starts``: states the caller already has (the server's states at some log indices, from
+    its checkpoints); the first whose plays begin the plays before the corrected entry is
+    replayed from, so that only the plays after it are applied again. Without one that fits
+    the game is replayed from its setup. The result is the same either way.
+    """
+    if state.mode is not Mode.TABLETOP:
+        raise IllegalCommand("entries are corrected only at a tabletop game")
+    played = plays(state)
+    position = next((p for p, (index, _) in enumerate(played) if index == command.entry), None)
+    if position is None:
+        raise IllegalCommand(_no_entry(state, command.entry))
+    original = played[position][1]
+    replacement = command.replacement
+    _check_replacement(state, original, replacement)
+    base = _start(state, played[:position], starts)
+    try:
+        new = base if replacement is None else _apply_play(base, replacement)[0]
+    except EngineError as error:
+        raise IllegalCommand(f"the corrected entry would not be accepted there: {error}") from None
+    _check_figure_named(new, played[position + 1 : position + 2])
+    old, _ = _apply_play(base, original)
+    kept: list[Play] = []
+    lapsed: list[Event] = []
+    for index, action in played[position + 1 :]:
+        was, turn = old.revealed, old.turn
+        old, _ = _apply_play(old, action)
+        if action.get("type") == cmd.ResolveMessage.type and (
+            was is None
+            or new.revealed is None
+            or (new.revealed.message, new.turn) != (was.message, turn)
+        ):
+            lapsed.append(_lapsed(index, action, was))
+            continue
+        try:
+            new, _ = _apply_play(new, action)
+        except EngineError:
+            lapsed.append(_lapsed(index, action, was if was is not None else None))
+            continue
+        kept.append((index, action))
+    amendments = state.amendments or NONE
+    replaced = dict(amendments.replaced)
+    replaced[command.entry] = replacement
+    result = dataclasses.replace(
+        new,
+        log=(*state.log, command.to_action(seat)),
+        amendments=Amendments(
+            tuple(sorted(replaced.items(), key=lambda item: item[0])),
+            amendments.lapsed | {event["entry"] for event in lapsed},
+        ),
+    )
+    events: list[Event] = [
+        {
+            "type": "corrected",
+            "seat": seat,
+            "entry": command.entry,
+            "action": dict(original),
+            "replacement": None if replacement is None else dict(replacement),
+            "lapsed": [event["entry"] for event in lapsed],
+            "before": _scores(state),
+            "scores": _scores(result),
+        },
+        *lapsed,
+    ]
+    revealed = result.revealed
+    if revealed is not None and revealed != state.revealed:
+        events.append(
+            {
+                "type": "message_drawn",
+                "seat": revealed.seat,
+                "message": revealed.message,
+                "action": revealed.action.value,
+            }
+        )
+    return result, events
+
+
+def _no_entry(state: GameState, entry: int) -> str:
+    if entry >= len(state.log):
+        return f"there is no entry {entry}: the log has {len(state.log)}"
+    action = state.log[entry]
+    if action.get("type") not in cmd.CORRECTABLE:
+        return _not_scoring(action)
+    return f"entry {entry} no longer counts (undone, deleted or lapsed)"
+
+
+def _not_scoring(action: Mapping[str, Any]) -> str:
+    kinds = ", ".join(sorted(cmd.CORRECTABLE))
+    return f"only entries with points ({kinds}) can be corrected, not {action.get('type')}"
+
+
+def _check_replacement(
+    state: GameState, original: Mapping[str, Any], replacement: Mapping[str, Any] | None
+) -> None:
+    kind = original.get("type")
+    if kind not in cmd.CORRECTABLE or (
+        kind == cmd.ResolveMessage.type and original.get("points") is None
+    ):
+        raise IllegalCommand(_not_scoring(original))
+    if replacement is None:
+        if kind == cmd.ResolveMessage.type:
+            raise IllegalCommand(
+                "a message's resolution cannot be deleted (the message would wait again); "
+                "correct its points instead"
+            )
+        return
+    if replacement["type"] != kind:
+        raise IllegalCommand(f"the entry is a {kind}: its replacement must be one too")
+    if not 0 <= replacement["seat"] < len(state.players):
+        raise IllegalCommand(f"there is no seat {replacement['seat']} at this table")
+    if kind == cmd.ResolveMessage.type and replacement.get("choice") != original.get("choice"):
+        raise IllegalCommand("a message's resolution keeps its choice; only its points change")
+    if dict(replacement) == dict(cmd.parse_command(original).to_action(original["seat"])):
+        raise IllegalCommand("the replacement is the same as the entry")
+
+
+def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
+    """Refuse a corrected entry that leaves the game asking which figure takes its points when
+    no figure choice follows it in the log: every later entry would lapse behind the question.
+    The host names the figure in the replacement instead."""
+    waiting = pending(new)
+    if waiting is None or waiting["type"] != cmd.ChooseFigure.type:
+        return
+    seat = waiting["seat"]
+    answer = following[0][1] if following else {}
+    if answer.get("type") == cmd.ChooseFigure.type and answer.get("seat") == seat:
+        return
+    name = new.players[seat].name
+    raise IllegalCommand(f"name the figure that takes {name}'s corrected points")
+
+
+def _start(state: GameState, before: Sequence[Play], starts: Iterable[GameState]) -> GameState:
+    """The state after the plays ``before``, from the first of ``starts`` whose plays begin
+    them (a state is the plays applied in order from the setup, so equal plays mean an equal
+    game), else from the setup."""
+    wanted = [(index, dict(action)) for index, action in before]
+    for start in starts:
+        if start.setup != state.setup:
+            continue
+        have = [(index, dict(action)) for index, action in plays(start)]
+        if have == wanted[: len(have)]:
+            return _replay(start, before[len(have) :])
+    return _replay(fresh(state.setup), before)
+
+
+def play_events(state: GameState) -> list[Event]:
+    """The events of the game as it stands: its setup's, then each play's, replayed from the
+    setup (the events stored with corrected or lapsed entries no longer tell it)."""
+    setup = state.setup
+    game, events = new_game(
+        setup.players,
+        setup.preset,
+        options=setup.options.to_json(),
+        mode=setup.mode.value,
+        seed=setup.seed,
+        messages=setup.messages,
+    )
+    for _, action in plays(state):
+        game, new_events = _apply_play(game, action)
+        events.extend(new_events)
+    return events
+
+
+def _lapsed(index: int, action: Mapping[str, Any], revealed: Any) -> Event:
+    event: Event = {"type": "lapsed", "entry": index, "action": dict(action)}
+    if action.get("type") == cmd.ResolveMessage.type and revealed is not None:
+        event["message"] = revealed.message
+        event["message_action"] = revealed.action.value
+    return event
+
+
+def _scores(state: GameState) -> list[dict[str, int]]:
+    return [{"meeple": p.meeple, "messenger": p.messenger} for p in state.players]
+
+
+def correction_target(state: GameState, entry: int) -> Mapping[str, Any]:
+    """The latest form of entry ``entry`` if a ``correct`` may name it; ``IllegalCommand``
+    otherwise (the web layer's preview says why before anything is sent)."""
+    for index, action in plays(state):
+        if index == entry:
+            return action
+    raise IllegalCommand(_no_entry(state, entry))
