@@ -360,3 +360,63 @@ def test_red_is_offered_beside_orange(server: str, browser: Browser) -> None:
     expect(form.locator('input[name="colour"][value="red"]')).to_be_disabled()
     expect(form.locator("label.colour-opt", has_text=re.compile("Orange"))).to_be_visible()
     context.close()
+
+
+FAKE_WAKE_LOCK = """(() => {
+    // A stand-in for the Screen Wake Lock API that counts requests; the test releases the lock
+    // as a browser does when the page is hidden.
+    window.wakeRequests = 0;
+    const lock = {
+        request: async (type) => {
+            window.wakeRequests += 1;
+            const sentinel = new EventTarget();
+            sentinel.type = type;
+            window.wakeSentinel = sentinel;
+            return sentinel;
+        },
+    };
+    Object.defineProperty(Navigator.prototype, "wakeLock", { get: () => lock, configurable: true });
+})()"""
+
+NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock"
+
+
+def test_full_screen_and_a_screen_kept_awake(server: str, browser: Browser) -> None:
+    """The projector asks to keep the screen on, again after the browser released the lock when
+    the page was hidden; without the API a quiet note says the screen may sleep."""
+    host = browser.new_context(base_url=server).new_page()
+    code = create_table(host, "Ann")
+    tv = browser.new_context(base_url=server, viewport={"width": 1280, "height": 720})
+    tv.add_init_script(FAKE_WAKE_LOCK)
+    projector = tv.new_page()
+    projector.goto(f"/t/{code}/projector")
+    wake = projector.locator("#pj-wake")
+    expect(wake).to_have_attribute("data-state", "on")
+    expect(wake).to_be_hidden()
+    assert projector.evaluate("window.wakeRequests") == 1
+    # Hidden: the browser releases the lock. Visible again: the page asks for it again.
+    projector.evaluate(
+        """() => {
+            window.wakeSentinel.dispatchEvent(new Event("release"));
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    projector.wait_for_function("window.wakeRequests === 2")
+    expect(wake).to_have_attribute("data-state", "on")
+
+    button = projector.locator("#pj-fullscreen")
+    expect(button).to_have_text("Full screen")
+    button.click()
+    expect(button).to_have_text("Leave full screen")
+    button.click()
+    expect(button).to_have_text("Full screen")
+
+    plain = browser.new_context(base_url=server)
+    plain.add_init_script(NO_WAKE_LOCK)
+    other = plain.new_page()
+    other.goto(f"/t/{code}/projector")
+    note = other.locator("#pj-wake")
+    expect(note).to_have_attribute("data-state", "unavailable")
+    expect(note).to_have_text("The screen may sleep: turn off the display's sleep")
+    for context in (host.context, tv, plain):
+        context.close()
