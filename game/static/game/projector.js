@@ -8,7 +8,7 @@ import { colourOf, escapeHtml, nameHtml, renderScoreboard } from "./scoreboard.j
 const LOG_LINES = 5;
 // How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.
 const OUTCOME_MS = 5000;
-const GAME_OVER_MS = 8000;
+const GAME_OVER_MS = 10000;
 
 // Fallback wording of the eight actions, should an event arrive without the view's text.
 const ACTION_TEXT = {
@@ -437,6 +437,7 @@ document.addEventListener("visibilitychange", () => {
 // it learns of it only from a snapshot after a dropped connection; one opened on a finished game
 // stays on it (someone wants to look at that game).
 let sawPlay = false;
+let shownVersion = null;
 
 new TableConnection(code, {
   onSnapshot(message) {
@@ -449,7 +450,11 @@ new TableConnection(code, {
     state.view = message.view;
     if (!message.view) state.lines = [];
     render();
-    followState(message.view, [], false);
+    // A snapshot of the state already shown (a seat's change, the record becoming available)
+    // is not newer state: a note on screen stays.
+    const version = message.view?.version ?? null;
+    if (version === null || version !== shownVersion) followState(message.view, [], false);
+    shownVersion = version;
     wasFinished = Boolean(message.view?.finished);
   },
   onHistory(message) {
@@ -463,6 +468,7 @@ new TableConnection(code, {
     state.lines = state.lines.concat(message.lines || []).slice(-50);
     render();
     followState(message.view, message.events, true);
+    shownVersion = message.view?.version ?? null;
     wasFinished = Boolean(message.view?.finished);
   },
   onPresence(message) {
