@@ -411,12 +411,21 @@ def test_full_screen_and_a_screen_kept_awake(server: str, browser: Browser) -> N
     button.click()
     expect(button).to_have_text("Full screen")
 
-    plain = browser.new_context(base_url=server)
+    plain = browser.new_context(base_url=server, viewport={"width": 1024, "height": 768})
     plain.add_init_script(NO_WAKE_LOCK)
     other = plain.new_page()
     other.goto(f"/t/{code}/projector")
     note = other.locator("#pj-wake")
     expect(note).to_have_attribute("data-state", "unavailable")
     expect(note).to_have_text("The screen may sleep: turn off the display's sleep")
+    # The lobby at 4:3: the join code stands large inside the track, within the screen.
+    qr = other.locator(".pj-qr-slot .pj-qr")
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box and box["height"] >= 0.25 * 768 and box["y"] + box["height"] <= 768
+    assert other.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    ) == [1024, 768]
+    screenshot(other, "projector-lobby-1024x768.png")
     for context in (host.context, tv, plain):
         context.close()
