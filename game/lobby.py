@@ -34,8 +34,13 @@ COLOURS: Final = (
     Colour("yellow", "Yellow", "#f0e442", "Y"),
     Colour("pink", "Pink", "#cc79a7", "P"),
     Colour("black", "Black", "#222222", "K"),
+    Colour("red", "Red", "#d55e00", "R"),
 )
-"""The Okabe–Ito palette, chosen to stay distinct for the common forms of colour blindness."""
+"""The Okabe–Ito palette, chosen to stay distinct for the common forms of colour blindness; red
+(its vermillion) is a colour of the base game, listed last so that a computer seated by the host
+still takes the first free colour it took before. Each has its letter, shown on every figure and
+swatch, for whoever still cannot tell two of them apart. A seat's colour is stored by its id, so
+adding one changes no table that exists."""
 COLOUR_IDS: Final = tuple(colour.id for colour in COLOURS)
 
 PRESET_SUMMARIES: Final = {

@@ -590,8 +590,7 @@ def open_table(browser: Browser, server: servers.RestartableDaphne, console: Con
 def expect_reveal_card(projector: Page, view: dict[str, Any]) -> None:
     """The projector's big card for a message just drawn: number, words and who drew it.
 
-    It stays only a few seconds (REVEAL_MS in projector.js), so it is looked at before anything
-    else once the message is drawn, and photographed at once.
+    It stays while the message is being decided (projector.js follows `view.revealed`).
     """
     revealed = view["revealed"]
     overlay = projector.locator("#pj-overlay")
@@ -687,7 +686,7 @@ def test_two_players_and_a_projector_play_a_game(
             for player in table.players:
                 expect(player.page.locator("#log li").last).to_have_text(outcome)
             expect(table.projector.locator(".pj-log li").last).to_have_text(outcome)
-            # Shown once the card of the message itself has had its few seconds.
+            # A short note of the outcome replaces the card at once, until newer state arrives.
             expect(table.projector.locator("#pj-overlay .pj-card--outcome")).to_contain_text(
                 "Ann takes the action: 1 point", timeout=2 * TIMEOUT_MS
             )
@@ -734,8 +733,7 @@ def test_two_players_and_a_projector_play_a_game(
     assert final.finished
     assert {p.name: p.score for p in final.players} == FINAL_SCORES
 
-    # The projector announces the winner after the cards of Bob's message, then shows the
-    # ranking alone.
+    # The projector announces the winner once the game is finished, then shows the ranking alone.
     overlay = projector.locator("#pj-overlay")
     expect(overlay.locator(".pj-card--over")).to_contain_text(
         "Bob wins with 13 points", timeout=3 * TIMEOUT_MS

@@ -322,7 +322,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     expect(panel(host).locator(".breakdown")).to_contain_text("Cities")
     screenshot(host, "console-game-over.png")
     winner = max(view["players"], key=lambda p: p["score"])
-    # The projector plays its queue: the message, its outcome, then the winner; then the ranking.
+    # The projector names the winner once the host finished the game; then the ranking alone.
     expect(overlay.locator(".pj-card--over")).to_contain_text(
         f"{winner['name']} wins with {winner['score']} points", timeout=40_000
     )

@@ -1,15 +1,14 @@
 // The big-screen view of a table: the score track, whose turn it is, the counts, the latest log
-// lines, each message drawn (shown large for a few seconds, then its outcome) and the final
-// ranking. Read-only: it listens as a spectator and reconnects by itself.
+// lines, the message being decided (shown large while it is, then its outcome briefly) and the
+// final ranking. Read-only: it listens as a spectator and reconnects by itself.
 
 import { TableConnection } from "./connection.js";
 import { colourOf, escapeHtml, nameHtml, renderScoreboard } from "./scoreboard.js";
 
 const LOG_LINES = 5;
-const REVEAL_MS = 6500;
+// How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.
 const OUTCOME_MS = 5000;
-const GAME_OVER_MS = 7000;
-const FADE_MS = 450;
+const GAME_OVER_MS = 10000;
 
 // Fallback wording of the eight actions, should an event arrive without the view's text.
 const ACTION_TEXT = {
@@ -33,6 +32,8 @@ const elements = {
   joinLabel: document.getElementById("pj-join-label"),
   link: document.getElementById("pj-link"),
   overlay: document.getElementById("pj-overlay"),
+  fullscreen: document.getElementById("pj-fullscreen"),
+  wake: document.getElementById("pj-wake"),
 };
 
 const state = {
@@ -272,47 +273,79 @@ function setConnection(status) {
 }
 
 // Message reveals -------------------------------------------------------------------------------
+//
+// The overlay follows the state, never a queue. A reveal stands while its message is the one being
+// decided (`view.revealed`) and gives way at once to the next one, or to nothing when the draw is
+// undone or resolved. Short notes (a message's outcome, the winners) are shown only while nothing
+// newer has arrived: the next update drops them. A timed queue once played every message for
+// 6.5 s and its outcome for 5 s, one after the other, whatever the table did: draws a few seconds
+// apart piled up behind each other and the screen ran up to ten seconds late, showing message 6
+// while the table decided on message 3 and covering the final scoring with an old reveal. Here
+// every update redraws the overlay in the same task, so the screen is never behind the state.
 
-const queue = [];
-let showing = false;
+let overlayKey = "";
+let wasFinished = false;
+let noteTimer = null;
 
-function enqueue(item) {
-  queue.push(item);
-  if (!showing) playQueue();
-}
-
-async function playQueue() {
-  showing = true;
-  while (queue.length) {
-    const item = queue.shift();
-    // A backlog (several messages at once) is shown faster rather than skipped.
-    const hurry = queue.length > 1 ? 0.5 : 1;
-    elements.overlay.innerHTML = item.html;
-    elements.overlay.className = `pj-overlay pj-overlay--${item.kind}`;
-    elements.overlay.hidden = false;
-    await wait(item.ms * hurry);
-    elements.overlay.classList.add("is-leaving");
-    await wait(FADE_MS);
-    elements.overlay.hidden = true;
-    elements.overlay.classList.remove("is-leaving");
+function showOverlay(key, kind, html) {
+  const overlay = elements.overlay;
+  overlay.dataset.key = key;
+  if (overlayKey !== key) {
+    overlay.innerHTML = html;
+    overlay.className = `pj-overlay pj-overlay--${kind}`;
+    overlayKey = key;
   }
-  showing = false;
+  overlay.hidden = false;
 }
 
-function wait(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function hideOverlay() {
+  clearTimeout(noteTimer);
+  noteTimer = null;
+  overlayKey = "";
+  elements.overlay.hidden = true;
+  elements.overlay.dataset.key = "";
+  elements.overlay.innerHTML = "";
 }
 
-function revealHtml(event, view) {
-  const text =
-    (view?.revealed?.message === event.message && view.revealed.text) ||
-    (view?.pending?.message === event.message && view.pending.text) ||
-    ACTION_TEXT[event.action] ||
-    "";
+/** A note stays for `ms` at most, and only until newer state arrives. */
+function showNote(key, kind, html, ms) {
+  showOverlay(key, kind, html);
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(hideOverlay, ms);
+}
+
+/** The final phase: figures merged or merging, final points being entered. Nothing covers it. */
+function finalPhase(view) {
+  return Boolean(view?.pending?.final) || view?.pending?.type === "finish";
+}
+
+/** Redraw the overlay from the state just received and the events that led to it. */
+function followState(view, events, fresh) {
+  const revealed = view && !view.finished && !finalPhase(view) ? view.revealed : null;
+  if (revealed) {
+    showOverlay(`reveal:${revealed.seat}:${revealed.message}`, "reveal", revealHtml(revealed));
+    return;
+  }
+  hideOverlay();
+  if (!fresh || !view) return;
+  if (view.finished) {
+    // The winners, once: when the last final points are in and the host finished the game.
+    if (!wasFinished) showNote("over", "over", gameOverHtml(view), GAME_OVER_MS);
+    return;
+  }
+  if (finalPhase(view)) return;
+  const resolved = (events || []).filter((event) => event.type === "message_resolved").pop();
+  if (resolved) {
+    showNote(`outcome:${resolved.seat}:${resolved.message}`, "outcome", outcomeHtml(resolved, view), OUTCOME_MS);
+  }
+}
+
+function revealHtml(revealed) {
+  const text = revealed.text || ACTION_TEXT[revealed.action] || "";
   return (
-    `<div class="pj-card">` +
-    `<p class="pj-card-kicker">${swatch(event.seat)}<span>${nameHtml(nameOf(event.seat))} draws a message</span></p>` +
-    `<p class="pj-card-number"><span class="pj-seal pj-seal--big">${escapeHtml(event.message)}</span></p>` +
+    `<div class="pj-card" data-message="${escapeHtml(revealed.message)}">` +
+    `<p class="pj-card-kicker">${swatch(revealed.seat)}<span>${nameHtml(nameOf(revealed.seat))} draws a message</span></p>` +
+    `<p class="pj-card-number"><span class="pj-seal pj-seal--big">${escapeHtml(revealed.message)}</span></p>` +
     `<p class="pj-card-text">${escapeHtml(text)}</p>` +
     `<p class="pj-card-foot">or take 2 points</p>` +
     `</div>`
@@ -342,17 +375,61 @@ function gameOverHtml(view) {
   );
 }
 
-function announce(events, view) {
-  for (const event of events || []) {
-    if (event.type === "message_drawn") {
-      enqueue({ kind: "reveal", ms: REVEAL_MS, html: revealHtml(event, view) });
-    } else if (event.type === "message_resolved") {
-      enqueue({ kind: "outcome", ms: OUTCOME_MS, html: outcomeHtml(event, view) });
-    } else if (event.type === "game_over" && view) {
-      enqueue({ kind: "over", ms: GAME_OVER_MS, html: gameOverHtml(view) });
-    }
+// Full screen and a screen that stays awake ------------------------------------------------------
+
+function setupFullscreen() {
+  const button = elements.fullscreen;
+  if (!document.fullscreenEnabled) return;
+  const label = () => {
+    button.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen";
+  };
+  button.hidden = false;
+  label();
+  button.addEventListener("click", () => {
+    keepAwake();
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else document.documentElement.requestFullscreen().catch(() => {});
+  });
+  document.addEventListener("fullscreenchange", label);
+}
+
+let wakeLock = null;
+
+function wakeNote(text) {
+  elements.wake.textContent = text;
+  elements.wake.hidden = !text;
+}
+
+/** Ask the browser to keep the screen on (Screen Wake Lock API). The browser drops the lock when
+ * the page is hidden, so it is asked again each time the page becomes visible. Where it is not
+ * available (an older browser, or a page served over plain HTTP to another machine) a quiet note
+ * says so: the display's own sleep setting then decides. */
+async function keepAwake() {
+  if (!("wakeLock" in navigator)) {
+    elements.wake.dataset.state = "unavailable";
+    wakeNote("The screen may sleep: turn off the display's sleep");
+    return;
+  }
+  if (wakeLock || document.visibilityState !== "visible") return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    elements.wake.dataset.state = "on";
+    wakeNote("");
+    wakeLock.addEventListener("release", () => {
+      wakeLock = null;
+      elements.wake.dataset.state = "released";
+    });
+  } catch {
+    elements.wake.dataset.state = "refused";
+    wakeNote("The screen may sleep: turn off the display's sleep");
   }
 }
+
+setupFullscreen();
+keepAwake();
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") keepAwake();
+});
 
 // The connection --------------------------------------------------------------------------------
 
@@ -360,6 +437,7 @@ function announce(events, view) {
 // it learns of it only from a snapshot after a dropped connection; one opened on a finished game
 // stays on it (someone wants to look at that game).
 let sawPlay = false;
+let shownVersion = null;
 
 new TableConnection(code, {
   onSnapshot(message) {
@@ -372,6 +450,12 @@ new TableConnection(code, {
     state.view = message.view;
     if (!message.view) state.lines = [];
     render();
+    // A snapshot of the state already shown (a seat's change, the record becoming available)
+    // is not newer state: a note on screen stays.
+    const version = message.view?.version ?? null;
+    if (version === null || version !== shownVersion) followState(message.view, [], false);
+    shownVersion = version;
+    wasFinished = Boolean(message.view?.finished);
   },
   onHistory(message) {
     state.lines = (message.lines || []).slice(-50);
@@ -383,7 +467,9 @@ new TableConnection(code, {
     if (message.view?.finished && state.table) state.table.status = "finished";
     state.lines = state.lines.concat(message.lines || []).slice(-50);
     render();
-    announce(message.events, message.view);
+    followState(message.view, message.events, true);
+    shownVersion = message.view?.version ?? null;
+    wasFinished = Boolean(message.view?.finished);
   },
   onPresence(message) {
     if (!state.table) return;

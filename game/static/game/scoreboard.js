@@ -18,12 +18,14 @@ const CELL = 100; // SVG units per space
 const MARGIN = 12;
 const FIGURE = 0.48; // a figure's box, in spaces, when several share a space
 const SINGLE = 0.64; // a figure alone on its space
+const CROWD = 0.4; // a figure among more than four on one space
 const NUMBER_BAND = 0.28; // the outer strip of a space that keeps its number visible
 const NUMBER_BAND_SIDE = 0.34; // the same on the left and right, where numbers lie across it
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 const FALLBACK_COLOURS = {
   blue: { hex: "#0072b2", symbol: "B", label: "Blue" },
+  red: { hex: "#d55e00", symbol: "R", label: "Red" },
   orange: { hex: "#e69f00", symbol: "O", label: "Orange" },
   green: { hex: "#009e73", symbol: "G", label: "Green" },
   yellow: { hex: "#f0e442", symbol: "Y", label: "Yellow" },
@@ -148,9 +150,13 @@ function cellOf(space) {
 }
 
 /** The centre (SVG units) and size (in spaces) of the index-th of `count` figures on a space.
- * A lone figure stands large; more stand two abreast, in rows that reach into the loop. */
+ * A lone figure stands large; up to four stand two abreast, in rows that reach into the loop;
+ * a crowd (every figure at 0 when the game starts) stands smaller, so that no figure covers
+ * another: two abreast on a side, and on a corner four in the corner's own square and the rest
+ * on a grid inside the loop, where no other space's figures stand. */
 function slot(space, index, count) {
   const { corner, band, inward, outer } = cellOf(space);
+  if (count > 4 && corner) return cornerCrowdSlot(outer, inward, index);
   const along = [-inward[1], inward[0]];
   let size;
   let depth;
@@ -159,15 +165,38 @@ function slot(space, index, count) {
     size = SINGLE;
     depth = corner ? 0.8 : band + SINGLE / 2 - 0.02;
   } else {
-    size = FIGURE;
+    size = count > 4 ? CROWD : FIGURE;
     const row = Math.floor(index / 2);
     const inRow = Math.min(2, count - row * 2);
-    column = inRow === 2 ? (index % 2 === 0 ? -0.52 : 0.52) * FIGURE : 0;
-    depth = (corner ? 0.74 : band + FIGURE / 2) + row * FIGURE * 0.95;
+    column = inRow === 2 ? (index % 2 === 0 ? -0.52 : 0.52) * size : 0;
+    depth = (corner ? 0.74 : band + size / 2) + row * size * 1.08;
   }
   const x = outer[0] + inward[0] * depth + along[0] * column;
   const y = outer[1] + inward[1] * depth + along[1] * column;
   return [x * CELL, y * CELL, size];
+}
+
+const CROWD_STEP = CROWD * 1.06;
+// Grid places for a crowd on a corner, nearest first: the corner's square (0-1 on both axes, but
+// for the place of the space's number), then inside the loop (2 and more on both axes), never on
+// the neighbouring spaces.
+const CORNER_CROWD = (() => {
+  const places = [];
+  for (let a = 0; a < 8; a += 1) {
+    for (let b = 0; b < 8; b += 1) {
+      if ((a < 2 && b < 2 && a + b > 0) || (a >= 2 && b >= 2)) places.push([a, b]);
+    }
+  }
+  return places.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || p[0] - q[0]);
+})();
+
+function cornerCrowdSlot(outer, inward, index) {
+  const [a, b] = CORNER_CROWD[Math.min(index, CORNER_CROWD.length - 1)];
+  const dx = Math.sign(inward[0]);
+  const dy = Math.sign(inward[1]);
+  const x = outer[0] + dx * (0.29 + a * CROWD_STEP);
+  const y = outer[1] + dy * (0.31 + b * CROWD_STEP);
+  return [x * CELL, y * CELL, CROWD];
 }
 
 /** Where a space's number is written: along the outer edge, so that figures leave it visible. */
@@ -250,8 +279,8 @@ function figureNode(kind) {
     `<path class="sb-outline" d="${path}"/>` +
     `<path class="sb-body" d="${path}"/>` +
     `<text class="sb-letter" x="${lx}" y="${ly}"></text>` +
-    `<g class="sb-lap" transform="translate(52 -20)"><rect x="0" y="0" width="62" height="42" rx="12"/>` +
-    `<text x="31" y="22"></text></g>` +
+    `<g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/>` +
+    `<text x="50" y="95"></text></g>` +
     `</g>`;
   return g;
 }
@@ -291,8 +320,7 @@ function placeFigures(state, players, table, activeSeat) {
       const badge = node.querySelector(".sb-lap");
       badge.style.display = lap > 0 ? "" : "none";
       badge.querySelector("text").textContent = lap > 0 ? String(lap) : "";
-      badge.querySelector("rect").setAttribute("width", lap >= 100 ? "80" : "62");
-      badge.querySelector("text").setAttribute("x", lap >= 100 ? "40" : "31");
+      badge.querySelector("text").classList.toggle("sb-lap-long", lap >= 100);
       node.querySelector("title").textContent =
         `${isolate(figure.player.name)}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
       if (fresh) state.figures.appendChild(node);
