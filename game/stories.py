@@ -30,15 +30,17 @@ CSV_COLUMNS: Final = (
     "messenger",
     "total",
     *CATEGORIES,
-    "message",
+    "message_number",
     "message_name",
-    "choice",
-    "points",
+    "message_choice",
+    "message_points",
 )
 """The columns of ``results.csv``: one table, three kinds of rows (``section``): ``result``
 (one per player: rank once finished, figures, total, points per category), ``history`` (one per
 player per turn: figures and total after it; turn ``0`` is the start, ``final`` the end) and
-``message`` (one per drawn message: turn, who drew it, number, name, choice, points)."""
+``message`` (one per drawn message: turn, who drew it, its number, name, the choice made,
+``action`` or ``points``, and the points it gave). The category ``message`` holds the points a
+player's messages gave in all."""
 _FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -124,10 +126,10 @@ def results_csv(told: dict[str, Any]) -> str:
                 "section": "message",
                 "turn": message["turn"],
                 **who(message["seat"]),
-                "message": message["message"],
+                "message_number": message["message"],
                 "message_name": message["name"],
-                "choice": message["choice"] or "",
-                "points": "" if message["points"] is None else message["points"],
+                "message_choice": message["choice"] or "",
+                "message_points": "" if message["points"] is None else message["points"],
             }
         )
     return out.getvalue()

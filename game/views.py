@@ -305,6 +305,14 @@ def _started(code: str) -> Table:
 
 
 @require_GET
+def story_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The story as a page of its own, following the game live: the table page links to it (and
+    a finished table keeps it), the console and the projector show the same inside them."""
+    table = _started(code)
+    return render(request, "game/story.html", {"table": table, "colour_map": _colour_map()})
+
+
+@require_GET
 def story(request: HttpRequest, code: str) -> HttpResponse:
     """The game's story so far (docs/protocol.md, "The story"): public facts only."""
     response = JsonResponse(story_json(_started(code)))

@@ -98,7 +98,8 @@ def test_the_story_never_holds_the_undrawn_messages() -> None:
     assert numbers == set(drawn)
     csv_text = Client().get(f"/t/{table.code}/results.csv").content.decode()
     message_rows = [r for r in csv.DictReader(io.StringIO(csv_text)) if r["section"] == "message"]
-    assert [int(r["message"]) for r in message_rows] == drawn
+    assert [int(r["message_number"]) for r in message_rows] == drawn
+    assert [r["message"] for r in message_rows] == [""]
 
 
 def test_results_csv_columns_and_rows() -> None:
@@ -109,6 +110,7 @@ def test_results_csv_columns_and_rows() -> None:
     assert "attachment" in answer["Content-Disposition"]
     reader = csv.DictReader(io.StringIO(answer.content.decode()))
     assert tuple(reader.fieldnames or ()) == CSV_COLUMNS
+    assert len(set(CSV_COLUMNS)) == len(CSV_COLUMNS)
     rows = list(reader)
     results = [r for r in rows if r["section"] == "result"]
     assert [r["name"] for r in results] == ["Ann", "'=Bob", "Cy"]
