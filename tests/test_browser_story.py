@@ -174,3 +174,31 @@ def test_an_online_table_links_its_story_page_which_follows_the_game(
     screenshot(story, "story-page.png")
     assert watch.errors == []
     laptop.close()
+
+
+def test_the_projector_shows_the_story_by_itself_after_the_game(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """After the ranking has been on screen a while (about ten seconds), the story follows."""
+    base, finished, _, _ = server
+    watch = ConsoleWatch()
+    tv = browser.new_context(base_url=base, viewport={"width": 1024, "height": 768})
+    page = tv.new_page()
+    watch.watch(page, "projector")
+    page.goto(f"/t/{finished}/projector")
+    expect(page.locator("main")).to_have_attribute("data-status", "finished")
+    expect_chart(page, "#pj-story")
+    expect(page.locator("#pj-story-button")).to_have_text("Back to the table")
+    cell = page.eval_on_selector(
+        "#pj-story .story-totals td", "td => parseFloat(getComputedStyle(td).fontSize)"
+    )
+    chart_text = page.eval_on_selector(
+        "#pj-story svg",
+        "s => parseFloat(s.getAttribute('font-size')) * s.getBoundingClientRect()"
+        ".width / s.viewBox.baseVal.width",
+    )
+    assert cell >= 14 and chart_text >= 14, "readable on a 4:3 projector"
+    assert page.evaluate("document.querySelector('#pj-story').scrollWidth") <= 1024
+    screenshot(page, "story-projector-4x3.png")
+    assert watch.errors == []
+    tv.close()

@@ -189,14 +189,16 @@ document.addEventListener("keydown", (e) => e.key.toLowerCase() === "s" && !e.ct
 function toggleStory(on = story.box.hidden) {
   story.box.hidden = !on;
   story.button.textContent = on ? "Back to the table" : "Story";
-  followStory(state.view, false);
+  followStory(state.view, story.ended);
 }
 
 async function followStory(view, finished) {
   story.button.hidden = !view;
-  if (finished && !story.ended) {
-    story.ended = true;
-    setTimeout(() => toggleStory(true), GAME_OVER_MS + 3000);
+  if (finished !== story.ended) {
+    // An undo may reopen a tabletop game: the table comes back.
+    story.ended = finished;
+    if (finished) setTimeout(() => story.ended && toggleStory(true), GAME_OVER_MS + 3000);
+    else toggleStory(false);
   }
   if (!view || story.box.hidden || story.shown === String(view.version)) return;
   story.shown = String(view.version);

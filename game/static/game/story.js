@@ -11,8 +11,9 @@ const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scrol
 .story-table{border-collapse:collapse;width:100%;margin:.3em 0 .8em;font-size:.85em;font-variant-numeric:tabular-nums}.story-scroll h3{margin:.4em 0 0;font-size:1em}
 .story-table th,.story-table td{padding:.2em .45em;text-align:right;border-bottom:1px solid #8885;white-space:nowrap}
 .story-table :is(th,td):first-child{text-align:left}.story-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.6em 0}
-.story-big{position:absolute;inset:0;z-index:5;overflow:auto;padding:1.5rem 2rem;background:#111;color:#eee;font-size:1.15rem;display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:2rem;align-items:start}
-.story-big svg{width:100%;height:auto;max-height:calc(100vh - 3rem)}.story-big .story-actions{display:none}.story-big td{white-space:normal}.story-big[hidden]{display:none}`;
+.story-big{position:fixed;inset:0;z-index:5;overflow:auto;padding:2vmin 3vmin;background:#111;color:#eee;font-size:clamp(14px,2.2vmin,30px)}
+.story-big[hidden]{display:none}.story-big svg{width:auto;max-width:100%;height:auto;max-height:58vh;margin:0 auto}.story-big .story-actions{display:none}
+.story-big .story-scroll{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:3vmin}.story-big td{white-space:normal}`;
 const busy = new WeakMap();
 
 /** Fetch the story of table `code` and draw it into `box`; a call while one is under way
@@ -57,8 +58,8 @@ function draw(box, story, big) {
     chart(story, seats, width, big) +
     `<div class="story-actions"><button type="button" class="btn" data-story="png">Download image (PNG)</button>` +
     `<a class="btn" href="/t/${encodeURIComponent(story.code)}/results.csv" download>Download results (CSV)</a></div>` +
-    `<div class="story-scroll"><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => `<th>${CATEGORY[c] || esc(c)}</th>`).join("")}<th>Total</th></tr></thead><tbody>${totals}</tbody></table>` +
-    `<h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Turn</th><th>Player</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages || `<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div>`;
+    `<div class="story-scroll"><div><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => `<th>${CATEGORY[c] || esc(c)}</th>`).join("")}<th>Total</th></tr></thead><tbody>${totals}</tbody></table></div>` +
+    `<div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Turn</th><th>Player</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages || `<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
   if (big) box.classList.add("story-big");
   box.querySelector('[data-story="png"]').addEventListener("click", () => savePng(box.querySelector("svg")));
 }
@@ -66,9 +67,9 @@ function draw(box, story, big) {
 /** The chart as a standalone SVG (inline attributes only, so that it draws the same as a PNG). */
 function chart(story, seats, width, big) {
   const rows = story.history;
-  const font = big ? 18 : 13;
+  const font = big ? 22 : 13;
   const [left, right, top] = [font * 3.4, font * 2.4, font * 2.6];
-  const plot = Math.round(width * 0.45);
+  const plot = Math.round(width * (big ? 0.32 : 0.45));
   const legendTop = top + plot + font * 3.6;
   const height = legendTop + (seats.length + 1) * font * 1.8;
   const most = Math.max(10, ...rows.flatMap((r) => r.players.map((p) => p.total)));
