@@ -13,7 +13,7 @@ const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scrol
 .story-table :is(th,td):first-child{text-align:left}.story-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.6em 0}
 .story-big{position:fixed;inset:0;z-index:5;overflow:auto;padding:2vmin 3vmin;background:#111;color:#eee;font-size:clamp(14px,2.2vmin,30px)}
 .story-big[hidden]{display:none}.story-big svg{width:auto;max-width:100%;height:auto;max-height:58vh;margin:0 auto}.story-big .story-actions{display:none}
-.story-big .story-scroll{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:3vmin}.story-big td{white-space:normal}`;
+.story-big .story-scroll{display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 3vmin;overflow:visible}.story-big .story-scroll>div{flex:1 1 auto}.story-big td{white-space:normal}`;
 const busy = new WeakMap();
 
 /** Fetch the story of table `code` and draw it into `box`; a call while one is under way
