@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final
 
 from .commands import parse_command
@@ -262,7 +263,7 @@ class _Teller:
             players=tuple(players),
             finished=state.finished,
             history=tuple(history),
-            categories=tuple(dict(totals) for totals in self.totals),
+            categories=tuple(MappingProxyType(dict(totals)) for totals in self.totals),
             messages=tuple(self.messages),
             ranking=ranking,
         )
