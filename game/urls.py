@@ -18,4 +18,7 @@ urlpatterns = [
     path("t/<code:code>/seats/<int:index>/qr.svg", views.seat_qr, name="seat_qr"),
     path("t/<code:code>/projector", views.projector, name="projector"),
     path("t/<code:code>/record.json", views.record, name="record"),
+    path("t/<code:code>/story", views.story_page, name="story_page"),
+    path("t/<code:code>/story.json", views.story, name="story"),
+    path("t/<code:code>/results.csv", views.results, name="results"),
 ]

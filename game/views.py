@@ -1,4 +1,4 @@
-"""HTTP views: create a table, join it, the table page, the projector and the record."""
+"""HTTP views: create a table, join it, the table page, the projector, the record and the story."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from .lobby import (
 from .models import Seat, Table
 from .options_form import OPTION_FIELDS, overrides_from_form
 from .seating import claim
+from .stories import results_csv, story_json
 from .tables import downloadable_record
 
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -292,4 +293,38 @@ def record(request: HttpRequest, code: str) -> HttpResponse:
         )
     response = JsonResponse(downloadable_record(table), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="messengers-{table.code}.json"'
+    return response
+
+
+def _started(code: str) -> Table:
+    """A table whose game has started (its story has a beginning); 404 otherwise."""
+    table = _get_table(code)
+    if table.status == Table.Status.LOBBY or table.setup is None:
+        raise Http404("The game at this table has not started yet.")
+    return table
+
+
+@require_GET
+def story_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The story as a page of its own, following the game live: the table page links to it (and
+    a finished table keeps it), the console and the projector show the same inside them."""
+    table = _started(code)
+    return render(request, "game/story.html", {"table": table, "colour_map": _colour_map()})
+
+
+@require_GET
+def story(request: HttpRequest, code: str) -> HttpResponse:
+    """The game's story so far (docs/protocol.md, "The story"): public facts only."""
+    response = JsonResponse(story_json(_started(code)))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def results(request: HttpRequest, code: str) -> HttpResponse:
+    """The results and score history as CSV (columns: ``stories.CSV_COLUMNS``)."""
+    table = _started(code)
+    response = HttpResponse(results_csv(story_json(table)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="messengers-{table.code}.csv"'
+    response["Cache-Control"] = "no-cache"
     return response

@@ -272,6 +272,10 @@ HISTORY_LINES = whole("MESSENGERS_HISTORY_LINES", 300, 1)
 # The websocket's `entries` answer lists at most this many of the latest entries the host may
 # correct (a game's log may hold GAME_MAX_ENTRIES).
 CORRECTABLE_ENTRIES = whole("MESSENGERS_CORRECTABLE_ENTRIES", 300, 1)
+# Tables whose story (score history, categories, messages: /t/<code>/story.json and
+# results.csv) one process keeps computed, the most recently asked; each is recomputed from the
+# log when its table moves on.
+STORY_CACHE_TABLES = whole("MESSENGERS_STORY_CACHE_TABLES", 200, 1)
 # How deeply a websocket frame's JSON may nest; the protocol's own frames nest three deep.
 FRAME_MAX_DEPTH = whole("MESSENGERS_FRAME_MAX_DEPTH", 8, 1)
 

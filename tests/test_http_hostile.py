@@ -33,7 +33,17 @@ BAD_CODES = [
     "abcdefgh/../x",
     "😀😀😀😀😀😀😀😀",
 ]
-SUFFIXES = ["", "/join", "/projector", "/record.json", "/rejoin/x", "/rejoin/x/qr.svg"]
+SUFFIXES = [
+    "",
+    "/join",
+    "/projector",
+    "/record.json",
+    "/story",
+    "/story.json",
+    "/results.csv",
+    "/rejoin/x",
+    "/rejoin/x/qr.svg",
+]
 HOSTILE_TEXT = ["\x00", "Ann\x00", "\x00\x00\x00", "é\x00é", "\x00" * 90]
 RAW_BODIES = [
     b"name=%00&colour=orange",

@@ -121,6 +121,19 @@ function render() {
   renderUndo();
   renderPlayers();
   renderScoreboard($("#scoreboard"), s.view, s.table, { large: false });
+  followStory(s.view);
+}
+
+/** The "Story" card (story.js, loaded when first opened): drawn again as the game moves on
+ * while it is open, and opened by itself when the game ends. */
+function followStory(view) {
+  const box = $("#story");
+  const draw = async () => (await import("./story.js")).showStory(box.lastElementChild, code);
+  if (!box.dataset.version) box.addEventListener("toggle", () => box.open && draw());
+  const moved = box.dataset.version !== String(view.version);
+  box.dataset.version = String(view.version);
+  if (view.finished && !box.dataset.ended) box.open = box.dataset.ended = true;
+  else if (moved && box.open) draw();
 }
 
 function renderLink() {

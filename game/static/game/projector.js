@@ -178,6 +178,32 @@ function render() {
   }
   const open = lobby && table.seats.length < table.max_seats;
   elements.joinLabel.textContent = open ? "Scan to join" : "Follow on your phone";
+  followStory(view, finished);
+}
+
+// The story (story.js, loaded when first shown): "Story" or the S key shows and hides it during
+// the game; it comes by itself a little after the game is over, once its ranking has been seen.
+const story = { box: document.getElementById("pj-story"), button: document.getElementById("pj-story-button"), shown: "", ended: false };
+story.button.addEventListener("click", () => toggleStory());
+document.addEventListener("keydown", (e) => e.key.toLowerCase() === "s" && !e.ctrlKey && !e.metaKey && toggleStory());
+
+function toggleStory(on = story.box.hidden) {
+  story.box.hidden = !on;
+  story.button.textContent = on ? "Back to the table" : "Story";
+  followStory(state.view, story.ended);
+}
+
+async function followStory(view, finished) {
+  story.button.hidden = !view;
+  if (finished !== story.ended) {
+    // An undo may reopen a tabletop game: the table comes back.
+    story.ended = finished;
+    if (finished) setTimeout(() => story.ended && toggleStory(true), GAME_OVER_MS + 3000);
+    else toggleStory(false);
+  }
+  if (!view || story.box.hidden || story.shown === String(view.version)) return;
+  story.shown = String(view.version);
+  (await import("./story.js")).showStory(story.box, code, { big: true });
 }
 
 function lobbyHtml(table) {

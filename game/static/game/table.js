@@ -632,7 +632,7 @@ function gameOverHtml() {
     .filter((l) => !/^Final ranking/.test(l))
     .map((l) => `<li>${esc(l)}</li>`)
     .join("");
-  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
+  return `<h3>Game over</h3>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn" href="/t/${code}/story" target="_blank">Story of the game</a><a class="btn ghost" href="/">New table</a></div>${last ? `<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>` : ""}`;
 }
 
 function renderPlayers() {

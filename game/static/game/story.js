@@ -1,0 +1,139 @@
+// The evening's story (/t/<code>/story.json): the score history per turn as an SVG chart (each
+// player's total, meeple and messenger, in their colour with their letter), the points per
+// category, the messages drawn, and the results to keep (results.png drawn here from the chart,
+// results.csv from the server). Loaded by the pages only when the story is first shown.
+
+import { colourOf, escapeHtml as esc } from "./scoreboard.js";
+
+const CATEGORY = { road: "Road", city: "City", monastery: "Monastery", field: "Field", during_play: "During play", message: "Messages", final: "Final" };
+const LINES = [["total", 3, ""], ["meeple", 1.8, "7 4"], ["messenger", 1.8, "1.5 4"]];
+const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scroll{overflow-x:auto}
+.story-table{border-collapse:collapse;width:100%;margin:.3em 0 .8em;font-size:.85em;font-variant-numeric:tabular-nums}.story-scroll h3{margin:.4em 0 0;font-size:1em}
+.story-table th,.story-table td{padding:.2em .45em;text-align:right;border-bottom:1px solid #8885;white-space:nowrap}
+.story-table :is(th,td):first-child{text-align:left}.story-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.6em 0}
+.story-big{position:fixed;inset:0;z-index:5;overflow:auto;padding:2vmin 3vmin;background:#111;color:#eee;font-size:clamp(14px,2.2vmin,30px)}
+.story-big[hidden]{display:none}.story-big svg{width:auto;max-width:100%;height:auto;max-height:58vh;margin:0 auto}.story-big .story-actions{display:none}
+.story-big .story-scroll{display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 3vmin;overflow:visible}.story-big .story-scroll>div{flex:1 1 auto}.story-big td{white-space:normal}`;
+const busy = new WeakMap();
+
+/** Fetch the story of table `code` and draw it into `box`; a call while one is under way
+ * draws once more after it, so the box ends on the latest story. `big`: the projector. */
+export async function showStory(box, code, { big = false } = {}) {
+  if (busy.get(box)) {
+    busy.set(box, "again");
+    return;
+  }
+  busy.set(box, true);
+  if (!document.getElementById("story-style")) {
+    document.head.insertAdjacentHTML("beforeend", `<style id="story-style">${STYLE}</style>`);
+  }
+  try {
+    const answer = await fetch(`/t/${encodeURIComponent(code)}/story.json`, { cache: "no-store" });
+    if (!answer.ok) throw new Error(String(answer.status));
+    draw(box, await answer.json(), big);
+  } catch {
+    box.innerHTML = `<p class="hint">The story could not be loaded; it is tried again at the next entry.</p>`;
+  }
+  const again = busy.get(box) === "again";
+  busy.delete(box);
+  if (again) showStory(box, code, { big });
+}
+
+function draw(box, story, big) {
+  const seats = story.players.map((name, seat) => ({ name, seat, colour: colourOf(story.colours[seat]) }));
+  const width = big ? 960 : Math.max(360, Math.min(720, box.clientWidth || 640));
+  const sw = (seat) => {
+    const c = seats[seat].colour;
+    return `<span class="sw" style="background:${c.hex};color:${c.ink}">${esc(c.symbol)}</span>`;
+  };
+  const who = (seat) => `${sw(seat)} ${esc(seats[seat].name)}`;
+  const cats = story.categories;
+  const totals = story.totals
+    .map((row, seat) => `<tr><td>${who(seat)}</td>${cats.map((c) => `<td>${row[c]}</td>`).join("")}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`)
+    .join("");
+  const messages = story.messages
+    .map((m) => `<tr><td>${m.turn}</td><td>${who(m.seat)}</td><td>${m.message}: ${esc(m.name)}</td><td>${m.choice === "points" ? "2 points" : m.choice === "action" ? "Action" : "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`)
+    .join("");
+  box.innerHTML =
+    chart(story, seats, width, big) +
+    `<div class="story-actions"><button type="button" class="btn" data-story="png">Download image (PNG)</button>` +
+    `<a class="btn" href="/t/${encodeURIComponent(story.code)}/results.csv" download>Download results (CSV)</a></div>` +
+    `<div class="story-scroll"><div><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => `<th>${CATEGORY[c] || esc(c)}</th>`).join("")}<th>Total</th></tr></thead><tbody>${totals}</tbody></table></div>` +
+    `<div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Turn</th><th>Player</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages || `<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
+  if (big) box.classList.add("story-big");
+  box.querySelector('[data-story="png"]').addEventListener("click", () => savePng(box.querySelector("svg")));
+}
+
+/** The chart as a standalone SVG (inline attributes only, so that it draws the same as a PNG). */
+function chart(story, seats, width, big) {
+  const rows = story.history;
+  const font = big ? 22 : 13;
+  const [left, right, top] = [font * 3.4, font * 2.4, font * 2.6];
+  const plot = Math.round(width * (big ? 0.32 : 0.45));
+  const legendTop = top + plot + font * 3.6;
+  const height = legendTop + (seats.length + 1) * font * 1.8;
+  const most = Math.max(10, ...rows.flatMap((r) => r.players.map((p) => p.total)));
+  const step = [5, 10, 20, 25, 50, 100, 200].find((s) => most / s <= 6) || 500;
+  const ceiling = Math.ceil(most / step) * step;
+  const x = (i) => (left + (i * (width - left - right)) / Math.max(rows.length - 1, 1)).toFixed(1);
+  const y = (v) => (top + plot - (v * plot) / ceiling).toFixed(1);
+  const text = (tx, ty, words, more = "") => `<text x="${tx}" y="${ty}" ${more}>${words}</text>`;
+  const parts = [`<rect width="${width}" height="${height}" fill="#fff"/>`, text(left, font * 1.4, `Table ${esc(story.code)} · scores per turn`, `font-weight="700"`)];
+  for (let v = 0; v <= ceiling; v += step) {
+    parts.push(`<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`, text(left - 6, +y(v) + font / 3, v, `text-anchor="end"`));
+  }
+  const every = Math.ceil(rows.length / (width / (font * 3)));
+  rows.forEach((r, i) => {
+    if (i % every === 0 || i === rows.length - 1) parts.push(text(x(i), top + plot + font * 1.3, r.phase === "final" ? "End" : r.turn, `text-anchor="middle"`));
+  });
+  parts.push(
+    text((left + width - right) / 2, top + plot + font * 2.6, "Turn", `text-anchor="middle"`),
+    text(font, top + plot / 2, "Points", `text-anchor="middle" transform="rotate(-90 ${font} ${top + plot / 2})"`),
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plot}" stroke="#555"/><line x1="${left}" x2="${width - right}" y1="${top + plot}" y2="${top + plot}" stroke="#555"/>`,
+  );
+  for (const { seat, colour } of seats) {
+    for (const [line, stroke, dash] of LINES) {
+      const d = rows.map((r, i) => `${i ? "L" : "M"}${x(i)} ${y(r.players[seat][line])}`).join("");
+      if (line === "total") parts.push(`<path d="${d}" fill="none" stroke="#0005" stroke-width="${stroke + 2.5}" stroke-linejoin="round"/>`);
+      parts.push(`<path d="${d}" fill="none" stroke="${colour.hex}" stroke-width="${stroke}" stroke-dasharray="${dash}" stroke-linecap="round" stroke-linejoin="round" data-seat="${seat}" data-line="${line}"/>`);
+    }
+    const last = rows[rows.length - 1].players[seat].total;
+    parts.push(`<circle cx="${x(rows.length - 1)}" cy="${y(last)}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`, text(x(rows.length - 1), +y(last) + font / 3, esc(colour.symbol), `text-anchor="middle" fill="${colour.ink}" font-weight="700"`));
+  }
+  const place = Object.fromEntries((story.ranking || []).map((r) => [r.seat, r.place]));
+  const final = rows[rows.length - 1].players;
+  seats.forEach(({ seat, name, colour }, n) => {
+    const ly = legendTop + n * font * 1.8;
+    const p = final[seat];
+    parts.push(
+      `<circle cx="${left}" cy="${ly - font / 3}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
+      text(left, ly, esc(colour.symbol), `text-anchor="middle" fill="${colour.ink}" font-weight="700"`),
+      text(left + font * 1.4, ly, `${place[seat] ? `${place[seat]}. ` : ""}${esc(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`),
+    );
+  });
+  const key = legendTop + seats.length * font * 1.8;
+  LINES.forEach(([line, stroke, dash], n) => {
+    const kx = left + n * font * 7.5;
+    parts.push(`<path d="M${kx} ${key - font / 3}h${font * 2.4}" stroke="#333" stroke-width="${stroke}" stroke-dasharray="${dash}"/>`, text(kx + font * 3, key, line));
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="${font}" fill="#222" role="img" aria-label="Scores per turn: each player's total, meeple and messenger">${parts.join("")}</svg>`;
+}
+
+/** Save the chart as results.png (drawn twice as large, for sharing). */
+function savePng(svg) {
+  const [width, height] = [svg.viewBox.baseVal.width, svg.viewBox.baseVal.height];
+  const image = new Image();
+  image.onload = () => {
+    const canvas = document.createElement("canvas");
+    [canvas.width, canvas.height] = [width * 2, height * 2];
+    canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob((blob) => {
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = "results.png";
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    }, "image/png");
+  };
+  image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+}
