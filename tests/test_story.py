@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from game.engine.autoplay import random_command
-from game.engine.record import replay
 from game.engine.commands import parse_command
+from game.engine.record import replay
 from game.engine.state import apply, new_game
 from game.engine.story import CATEGORIES, story
 from tests.scenario import Game

@@ -15,8 +15,8 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from .commands import parse_command
-from .messengers import MESSAGE_TEXT, MessageAction
 from .corrections import plays
+from .messengers import MESSAGE_TEXT, MessageAction
 from .state import Event, GameState, Mode, apply, new_game
 
 CATEGORIES: Final = ("road", "city", "monastery", "field", "during_play", "message", "final")
