@@ -491,7 +491,9 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     cy_socket.release()
     refused = cy.locator("#cs-refused")
     expect(refused).to_contain_text("Not counted: Cy scores 2 with the messenger.")
-    expect(refused).to_contain_text("Meanwhile: \u2068Ann\u2069 scores 3 at the table with the messenger")
+    expect(refused).to_contain_text(
+        "Meanwhile: \u2068Ann\u2069 scores 3 at the table with the messenger"
+    )
     expect_scores(pages, view, tv)
     expect(panel(cy).locator('button[data-act="points"].on')).to_have_text("2")
     cy.wait_for_timeout(6000)  # longer than a toast lives: the refusal is still there
