@@ -373,10 +373,10 @@ class HeldSocket:
 
         server.on_message(from_server)
 
-    def wait_for_held(self, page: Page, kind: str) -> None:
-        """Until a held frame of type `kind` is there (the server answered the phone)."""
+    def wait_for_held(self, page: Page, kind: str, count: int = 1) -> None:
+        """Until `count` held frames of type `kind` are there (e.g. the server answered)."""
         for _ in range(100):
-            if any(json.loads(message)["type"] == kind for message in self.held):
+            if sum(json.loads(message)["type"] == kind for message in self.held) >= count:
                 return
             page.wait_for_timeout(100)
         raise AssertionError(f"no {kind} frame held: {self.held}")
@@ -410,6 +410,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     }
     host = laptop.new_page()
     watch.watch(host, "host")
+    host_socket = HeldSocket(host)
     code = create_table(host, "Ann", seats=3, tabletop=True)
     bob = browser.new_context(**phone).new_page()
     watch.watch(bob, "Bob")
@@ -446,6 +447,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     # 2. ...is implausible: asked first, and the draft is kept whatever the answer.
     expect(host.locator("#cs-confirm")).to_contain_text("Really 66 points for Bob?")
     expect(host.locator('#cs-confirm button[data-act="confirm-no"]')).to_be_focused()
+    screenshot(host, "console-implausible.png")
     host.keyboard.press("Escape")
     expect(host.locator("#cs-confirm")).to_be_empty()
     expect(panel(host).locator("#cs-points")).to_have_value("66")
@@ -496,6 +498,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     )
     expect_scores(pages, view, tv)
     expect(panel(cy).locator('button[data-act="points"].on')).to_have_text("2")
+    screenshot(cy, "console-refused.png")
     cy.wait_for_timeout(6000)  # longer than a toast lives: the refusal is still there
     expect(refused).to_contain_text("Not counted")
     refused.locator('button[data-act="again"]').tap()
@@ -514,6 +517,32 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     expect(cy.locator("#conn")).to_have_text("Live")
     expect(refused).to_be_empty()
     expect(panel(cy).locator("#cs-points")).to_have_value("")
+
+    # A field shared by Ann and Cy is entered as one score after the other; when Cy's phone
+    # enters meanwhile, the second is refused and the form keeps what did not count.
+    host_socket.holding = True
+    panel(host).locator('button[data-act="multi"]').click()
+    panel(host).locator('button[data-act="seat"]', has_text="Cy").click()
+    panel(host).locator('button[data-act="points"][data-n="3"]').click()
+    panel(host).locator('button[data-act="score"][data-figure="messenger"]').click()
+    host_socket.wait_for_held(host, "update")
+    engine.add(0, "score", points=3, figure="messenger")
+    panel(cy).locator('button[data-act="points"][data-n="1"]').tap()
+    panel(cy).locator('button[data-act="score"][data-figure="meeple"]').tap()
+    view = engine.add(2, "score", points=1, figure="meeple")
+    host_socket.wait_for_held(host, "update", 2)
+    host_socket.release()
+    shared = host.locator("#cs-refused")
+    expect(shared).to_contain_text("Not counted: Cy scores 3 with the messenger.")
+    expect(shared).to_contain_text("Counted for Ann; not for Cy.")
+    expect_scores(pages, view, tv)
+    expect(seat_pressed(host)).to_have_text(re.compile(r"Cy"))
+    expect(panel(host).locator('button[data-act="points"].on')).to_have_text("3")
+    shared.locator('button[data-act="again"]').click()
+    view = engine.add(2, "score", points=3, figure="messenger")
+    expect_scores(pages, view, tv)
+    expect(shared).to_be_empty()
+    expect(seat_pressed(host)).to_contain_text("Ann")
 
     # 8. Phones never offer to end the game.
     expect(panel(cy).locator('button[data-act="end-game"]')).to_have_count(0)

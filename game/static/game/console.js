@@ -136,7 +136,7 @@ function send(command, seat, draft = null, rest = [], done = []) {
   sendOnce(s, connection, command, seat === you() ? undefined : seat, render);
   s.refocus = true;
   if (!s.busy) {
-    refuse({ code: "offline", message: "Not connected: nothing was sent. It is sent again with \u201cSend again\u201d once the page is live." }, { command, seat, draft, rest, counted: done, meanwhile: [] });
+    refuse({ code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." }, { command, seat, draft, rest, counted: done, meanwhile: [] });
     render();
     return;
   }
