@@ -167,7 +167,7 @@ function refuse(msg, sent = s.sent) {
   let reason = msg.message || msg.code;
   if (msg.code === "stale") {
     const what = meanwhile.length ? `Meanwhile: ${meanwhile.join(" · ")}. ` : "The scores moved on before it arrived. ";
-    reason = `${what}This entry was not counted; check it and send it again.`;
+    reason = what + (draft ? "This entry was not counted; check it and send it again." : "Nothing was done; do it again if it still applies.");
   }
   const left = [seat, ...rest];
   const did = done.length ? `Counted for ${done.map(nameOf).join(", ")}; not for ${left.map(nameOf).join(", ")}. ` : "";
@@ -240,7 +240,7 @@ function renderNotes() {
   const again = r?.draft ? `<button type="button" class="btn primary" data-act="again">Send again</button>` : "";
   fill(
     $("#cs-refused"),
-    r ? `<p><b>Not counted: ${r.what}.</b> ${esc(r.text)}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>` : "",
+    r ? `<p><b>${r.draft ? "Not counted" : "Not done"}: ${r.what}.</b> ${esc(r.text)}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>` : "",
   );
 }
 
@@ -516,6 +516,7 @@ function describe(a) {
     case "choose_figure": return `${who} chooses the ${a.figure}`;
     case "end_game": return "the game ends";
     case "finish": return "the final scoring is complete";
+    case "undo": return "undo of the last entry";
     default: return a.type;
   }
 }
@@ -757,7 +758,7 @@ document.addEventListener("keydown", (e) => {
     s.draft.category = s.draft.category === CATEGORY_KEYS[key] ? null : CATEGORY_KEYS[key];
     renderPanel();
   } else if (key === "t") panelButton('button[data-act="end-turn"]')?.click();
-  else if (key === "u") $('#undo button[data-act="undo"]:not([disabled])')?.click();
+  else if (key === "u" && !s.view.finished) $('#undo button[data-act="undo"]:not([disabled])')?.click();
   else done = false;
   if (done) e.preventDefault();
   // Focus stays where the next entry starts.
