@@ -166,7 +166,8 @@ function refuse(msg, sent = s.sent) {
   const { command, seat, draft, rest, counted: done, meanwhile } = sent;
   let reason = msg.message || msg.code;
   if (msg.code === "stale") {
-    const what = meanwhile.length ? `Meanwhile: ${meanwhile.join(" · ")}. ` : "The scores moved on before it arrived. ";
+    // What this page saw happen meanwhile, else the server's own account.
+    const what = meanwhile.length ? `Meanwhile: ${meanwhile.join(" · ")}. ` : `${reason} `;
     reason = what + (draft ? "This entry was not counted; check it and send it again." : "Nothing was done; do it again if it still applies.");
   }
   const left = [seat, ...rest];
