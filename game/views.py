@@ -172,6 +172,7 @@ def _table_page(
     }
     if table.mode == "tabletop" and table.status != Table.Status.LOBBY:
         # No board to draw: the scoreboard console takes the table page's place.
+        context["implausible_points"] = settings.IMPLAUSIBLE_POINTS
         return render(request, "game/console.html", context, status=status)
     return render(request, "game/table.html", context, status=status)
 

@@ -257,6 +257,10 @@ GAME_MAX_ENTRIES = whole("MESSENGERS_GAME_MAX_ENTRIES", 5000, 1)
 # A checkpoint of the engine state is stored every this many entries, so that loading a table or
 # an undo replays at most about this many entries (0: no checkpoints).
 CHECKPOINT_EVERY = whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
+# The tabletop console asks "Really 66 points for Ann?" before sending an entry of more than
+# this many points during play (a typo such as 6 typed twice); final scoring entries, which sum a
+# whole category, are asked about above three times this.
+IMPLAUSIBLE_POINTS = whole("MESSENGERS_IMPLAUSIBLE_POINTS", 30, 1)
 # Housekeeping (manage.py housekeeping, game/housekeeping.py): connection rows not refreshed for
 # this many seconds (live ones are every 20 s), and tables idle for this many days, are removed.
 STALE_CONNECTION_SECONDS = whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)

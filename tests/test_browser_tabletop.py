@@ -16,6 +16,7 @@ Screenshots go to tests/artifacts/screenshots/ (git-ignored).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -288,8 +289,11 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     expect_scores(pages, view, projector)
 
     # The last tile is placed: each player chooses the figure that carries the total.
-    host.once("dialog", lambda dialog: dialog.accept())
+    # Ending the game is the host's, asked in the page; phones never offer it.
+    expect(panel(cy).locator('button[data-act="end-game"]')).to_have_count(0)
     panel(host).locator('button[data-act="end-game"]').click()
+    expect(host.locator("#cs-confirm")).to_contain_text("End the game now?")
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
     view = engine.add(0, "end_game")
     # Ann's usual figure answers for her at once; the host answers for Bob and Cy.
     view = engine.add(0, "choose_figure", figure="meeple")
@@ -313,7 +317,13 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     engine.add(0, "score", points=4, category="field")
     view = engine.add(2, "score", points=4, category="field")
     expect_scores(pages, view, projector)
+    expect(panel(cy).locator('button[data-act="finish"]')).to_have_count(0)
     panel(host).locator('button[data-act="finish"]').click()
+    expect(host.locator("#cs-confirm")).to_contain_text("Finish: the results become final")
+    # Nobody is told about winners before the host confirms.
+    expect(projector.locator(".pj-ranking")).to_be_hidden()
+    expect(panel(cy).locator(".ranking")).to_have_count(0)
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
     view = engine.add(0, "finish")
     assert view["finished"]
     ranking = [f"{p['score']}" for p in sorted(view["players"], key=lambda p: -p["score"])]
@@ -329,4 +339,276 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     expect(overlay).to_be_hidden(timeout=40_000)
     expect(projector.locator(".pj-ranking")).to_be_visible()
     screenshot(projector, "projector-tabletop-final.png")
+    assert not watch.errors, watch.errors
+
+
+class HeldSocket:
+    """A phone's websocket routed through the test: what the server sends can be held back (the
+    phone then acts on scores that have moved on) and the answer to its own command dropped
+    with the connection (it never learns whether its entry counted)."""
+
+    def __init__(self, page: Page) -> None:
+        self.holding = False
+        self.held: list[str | bytes] = []
+        self.drop_answer = False
+        self.dropped = 0
+        self.page_side: Any = None
+        page.route_web_socket(re.compile(r"/ws/t/"), self.route)
+
+    def route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.page_side = ws
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if self.drop_answer and frame["type"] == "update" and frame.get("id"):
+                self.drop_answer = False
+                self.dropped += 1
+                ws.close()
+                server.close()
+            elif self.holding:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+
+    def wait_for_held(self, page: Page, kind: str, count: int = 1) -> None:
+        """Until `count` held frames of type `kind` are there (e.g. the server answered)."""
+        for _ in range(100):
+            if sum(json.loads(message)["type"] == kind for message in self.held) >= count:
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"no {kind} frame held: {self.held}")
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held = []
+
+
+def seat_pressed(page: Page) -> Any:
+    return panel(page).locator('button[data-act="seat"][aria-pressed="true"]')
+
+
+def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
+    """Issue 13, item 3: the keyboard enters a turn (player, points, category, figure, end
+    turn, undo) with focus kept where the next entry starts; 66 asks first; the figure buttons
+    show a lap; a phone's refused entry stays on its screen with the reason; an entry whose
+    answer was lost counts once; a double click or a repeated key ends one turn; only the host
+    ends and finishes the game, after a confirmation."""
+    from tests.browser_pages import create_table, join
+
+    watch = ConsoleWatch()
+    laptop = browser.new_context(base_url=server, viewport={"width": 1440, "height": 900})
+    phone = {
+        "is_mobile": True,
+        "has_touch": True,
+        "viewport": {"width": 390, "height": 844},
+        "base_url": server,
+    }
+    host = laptop.new_page()
+    watch.watch(host, "host")
+    host_socket = HeldSocket(host)
+    code = create_table(host, "Ann", seats=3, tabletop=True)
+    bob = browser.new_context(**phone).new_page()
+    watch.watch(bob, "Bob")
+    join(bob, code, "Bob", "Orange")
+    cy = browser.new_context(**phone).new_page()
+    watch.watch(cy, "Cy")
+    cy_socket = HeldSocket(cy)
+    join(cy, code, "Cy", "Green")
+    host.locator('#start-box button[data-act="start"]').click()
+    pages = [host, bob, cy]
+    for page in pages:
+        expect(page.locator(".cs-panel")).to_be_visible()
+    tv = browser.new_context(base_url=server).new_page()
+    tv.goto(f"/t/{code}/projector")
+    engine = Scores()
+
+    # 1. The number pad offers 1 to 12.
+    keys = panel(host).locator('button[data-act="points"]')
+    expect(keys).to_have_text([str(n) for n in range(1, 13)])
+    expect(panel(host).locator(".cs-legend")).to_contain_text("T end the turn")
+    end_turn = panel(host).locator('button[data-act="end-turn"]')
+    expect(end_turn).to_have_attribute("aria-keyshortcuts", "T")
+    expect(end_turn).to_have_attribute("title", "End turn 1 (T)")
+
+    # 4. From the keyboard: the arrow key chooses Bob, 66 for a city on the meeple...
+    expect(seat_pressed(host)).to_contain_text("Ann")
+    host.locator("body").press("ArrowDown")
+    expect(seat_pressed(host)).to_contain_text("Bob")
+    host.keyboard.type("66c")
+    expect(panel(host).locator("#cs-points")).to_have_value("66")
+    expect(panel(host).locator('button[data-cat="city"]')).to_have_attribute("aria-pressed", "true")
+    expect(panel(host).locator('button[data-figure="meeple"] span')).to_have_text("0 → 16, +1 lap")
+    host.keyboard.press("m")
+    # 2. ...is implausible: asked first, and the draft is kept whatever the answer.
+    expect(host.locator("#cs-confirm")).to_contain_text("Really 66 points for Bob?")
+    expect(host.locator('#cs-confirm button[data-act="confirm-no"]')).to_be_focused()
+    screenshot(host, "console-implausible.png")
+    host.keyboard.press("Escape")
+    expect(host.locator("#cs-confirm")).to_be_empty()
+    expect(panel(host).locator("#cs-points")).to_have_value("66")
+    expect(panel(host).locator("#cs-points")).to_be_focused()
+    expect(seat_pressed(host)).to_contain_text("Bob")
+    host.keyboard.press("Backspace")
+    # Enter scores a complete entry although Bob has no usual figure: the server asks which.
+    host.keyboard.press("Enter")
+    engine.add(1, "score", points=6, category="city")
+    expect(panel(host).locator("h2")).to_contain_text("Bob scores 6 points: which figure moves?")
+    host.keyboard.press("e")
+    view = engine.add(1, "choose_figure", figure="messenger")
+    expect_scores(pages, view, tv)
+    # 5. The entry was for Bob: the form is back on Ann, focused for the next entry.
+    expect(seat_pressed(host)).to_contain_text("Ann")
+    expect(panel(host).locator("#cs-points")).to_be_focused()
+    expect(panel(host).locator("#cs-points")).to_have_value("")
+
+    # A plausible-looking 44 still asks; confirmed, it counts. 3. The next 8 shows the lap.
+    host.keyboard.type("44m")
+    expect(host.locator("#cs-confirm")).to_contain_text("Really 44 points for Ann?")
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
+    view = engine.add(0, "score", points=44, figure="meeple")
+    expect_scores(pages, view, tv)
+    expect(panel(host).locator("#cs-points")).to_be_focused()
+    host.keyboard.type("8")
+    meeple = panel(host).locator('button[data-act="score"][data-figure="meeple"]')
+    expect(meeple).to_contain_text("44 → 2, +1 lap")
+    expect(meeple).to_have_attribute("aria-keyshortcuts", "M")
+    host.keyboard.press("m")
+    view = engine.add(0, "score", points=8, figure="meeple")
+    expect_scores(pages, view, tv)
+
+    # 6. Cy's phone is behind (updates held back) when the host enters 3 for Ann: her 2 points
+    # are refused as stale, and stay on her screen with the reason until she acts.
+    cy_socket.holding = True
+    host.keyboard.type("3e")
+    view = engine.add(0, "score", points=3, figure="messenger")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", str(view["version"]))
+    panel(cy).locator('button[data-act="points"][data-n="2"]').tap()
+    panel(cy).locator('button[data-act="score"][data-figure="messenger"]').tap()
+    cy_socket.wait_for_held(cy, "error")
+    cy_socket.release()
+    refused = cy.locator("#cs-refused")
+    expect(refused).to_contain_text("Not counted: Cy scores 2 with the messenger.")
+    expect(refused).to_contain_text(
+        "Meanwhile: \u2068Ann\u2069 scores 3 at the table with the messenger"
+    )
+    expect_scores(pages, view, tv)
+    expect(panel(cy).locator('button[data-act="points"].on')).to_have_text("2")
+    screenshot(cy, "console-refused.png")
+    cy.wait_for_timeout(6000)  # longer than a toast lives: the refusal is still there
+    expect(refused).to_contain_text("Not counted")
+    refused.locator('button[data-act="again"]').tap()
+    view = engine.add(2, "score", points=2, figure="messenger")
+    expect_scores(pages, view, tv)
+    expect(refused).to_be_empty()
+
+    # An entry whose answer is lost with the connection is sent again under the same id after
+    # the reconnection: answered `duplicate`, it counted, once, and nothing is shown as refused.
+    cy_socket.drop_answer = True
+    panel(cy).locator('button[data-act="points"][data-n="4"]').tap()
+    panel(cy).locator('button[data-act="score"][data-figure="meeple"]').tap()
+    view = engine.add(2, "score", points=4, figure="meeple")
+    expect_scores(pages, view, tv)
+    assert cy_socket.dropped == 1
+    expect(cy.locator("#conn")).to_have_text("Live")
+    expect(refused).to_be_empty()
+    expect(panel(cy).locator("#cs-points")).to_have_value("")
+
+    # A field shared by Ann and Cy is entered as one score after the other; when Cy's phone
+    # enters meanwhile, the second is refused and the form keeps what did not count.
+    host_socket.holding = True
+    panel(host).locator('button[data-act="multi"]').click()
+    panel(host).locator('button[data-act="seat"]', has_text="Cy").click()
+    panel(host).locator('button[data-act="points"][data-n="3"]').click()
+    panel(host).locator('button[data-act="score"][data-figure="messenger"]').click()
+    host_socket.wait_for_held(host, "update")
+    engine.add(0, "score", points=3, figure="messenger")
+    panel(cy).locator('button[data-act="points"][data-n="1"]').tap()
+    panel(cy).locator('button[data-act="score"][data-figure="meeple"]').tap()
+    view = engine.add(2, "score", points=1, figure="meeple")
+    host_socket.wait_for_held(host, "update", 2)
+    host_socket.release()
+    shared = host.locator("#cs-refused")
+    expect(shared).to_contain_text("Not counted: Cy scores 3 with the messenger.")
+    expect(shared).to_contain_text("Counted for Ann; not for Cy.")
+    expect_scores(pages, view, tv)
+    expect(seat_pressed(host)).to_have_text(re.compile(r"Cy"))
+    expect(panel(host).locator('button[data-act="points"].on')).to_have_text("3")
+    shared.locator('button[data-act="again"]').click()
+    view = engine.add(2, "score", points=3, figure="messenger")
+    expect_scores(pages, view, tv)
+    expect(shared).to_be_empty()
+    expect(seat_pressed(host)).to_contain_text("Ann")
+
+    # 8. Phones never offer to end the game.
+    expect(panel(cy).locator('button[data-act="end-game"]')).to_have_count(0)
+    expect(panel(bob).locator('button[data-act="end-game"]')).to_have_count(0)
+
+    # 7. A double click on "End Ann's turn" ends Ann's turn only.
+    host.locator('#panel button[data-act="end-turn"]').dblclick()
+    view = engine.add(0, "end_turn")
+    expect_scores(pages, view, tv)
+    expect(host.locator("#turn")).to_contain_text("Bob's turn")
+    host.wait_for_timeout(1500)
+    expect_scores(pages, view, tv)
+    expect(panel(host).locator('button[data-act="end-turn"]')).to_have_attribute(
+        "title", "End turn 2 (T)"
+    )
+    # T pressed twice ends one turn too; U takes it back; focus stays on the entry.
+    expect(panel(host).locator("#cs-points")).to_be_focused()
+    host.keyboard.press("t")
+    host.keyboard.press("t")
+    view = engine.add(1, "end_turn")
+    expect_scores(pages, view, tv)
+    host.wait_for_timeout(1500)
+    expect_scores(pages, view, tv)
+    expect(host.locator("#turn")).to_contain_text("Cy's turn")
+    host.keyboard.press("u")
+    view = engine.undo(0)
+    expect_scores(pages, view, tv)
+    expect(host.locator("#turn")).to_contain_text("Bob's turn")
+    # (the turn's button is held a moment after it changes, against a double click)
+    expect(panel(host).locator('button[data-act="end-turn"]')).to_be_enabled()
+    host.keyboard.press("t")
+    view = engine.add(1, "end_turn")
+    expect_scores(pages, view, tv)
+
+    # 8. Ending the game asks first; cancelled, nothing changes.
+    panel(host).locator('button[data-act="end-game"]').click()
+    expect(host.locator("#cs-confirm")).to_contain_text("End the game now?")
+    host.locator('#cs-confirm button[data-act="confirm-no"]').click()
+    expect(host.locator("#cs-confirm")).to_be_empty()
+    panel(host).locator('button[data-act="end-game"]').click()
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
+    engine.add(0, "end_game")
+    for seat in range(3):
+        expect(panel(host).locator("h2")).to_contain_text(f"{NAMES[seat]}: which figure carries")
+        host.keyboard.press("m")
+        view = engine.add(seat, "choose_figure", figure="meeple")
+    expect_scores(pages, view, tv)
+    expect(panel(host).locator("h2")).to_have_text("Final scoring")
+    # The final scoring sums whole categories: 60 for a field is sent at once...
+    host.keyboard.type("60f")
+    host.keyboard.press("Enter")
+    view = engine.add(0, "score", points=60, category="field")
+    expect_scores(pages, view, tv)
+    # ...and only more than three times the setting asks.
+    host.keyboard.type("95")
+    host.keyboard.press("Enter")
+    expect(host.locator("#cs-confirm")).to_contain_text("Really 95 points for Ann?")
+    host.keyboard.press("Escape")
+    expect(panel(host).locator("#cs-points")).to_have_value("95")
+    for page in (bob, cy):
+        expect(panel(page).locator('button[data-act="finish"]')).to_have_count(0)
+    panel(host).locator('button[data-act="finish"]').click()
+    expect(host.locator("#cs-confirm")).to_contain_text("Finish: the results become final")
+    expect(panel(cy).locator(".ranking")).to_have_count(0)
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
+    view = engine.add(0, "finish")
+    expect(panel(cy).locator(".ranking")).to_be_visible()
+    assert view["finished"]
     assert not watch.errors, watch.errors

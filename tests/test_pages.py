@@ -183,6 +183,17 @@ def test_a_started_tabletop_game_serves_the_scoreboard_console() -> None:
     assert "console.js" in watcher and "Host console" not in watcher
 
 
+def test_the_console_is_told_the_bound_of_plausible_points_from_the_setting() -> None:
+    """The console asks before an entry above MESSENGERS_IMPLAUSIBLE_POINTS (default 30)."""
+    table, ann = create_table(preset="c3", mode="tabletop", name="Ann", colour="blue")
+    join_table(table.code, name="Bob", colour="orange")
+    start_game(table.code, ann.token)
+    assert 'data-implausible="30"' in Client().get(f"/t/{table.code}").content.decode()
+    with override_settings(IMPLAUSIBLE_POINTS=45):
+        page = Client().get(f"/t/{table.code}").content.decode()
+    assert 'data-implausible="45"' in page
+
+
 def test_a_seat_link_as_a_qr_code_only_for_that_seat_or_the_host() -> None:
     """The QR code encodes the absolute link with the token in the fragment; its own URL names
     the seat only, and it is served to that seat's browser or the host's, never cached."""

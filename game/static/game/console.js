@@ -10,7 +10,7 @@ import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogI
 const $ = (sel, root = document) => root.querySelector(sel);
 const pts = (n) => (n === 1 ? "1 point" : `${n} points`);
 const SPACES = 50;
-const COMMON_POINTS = [1, 2, 3, 4, 5, 6, 8, 9, 10, 12];
+const COMMON_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 const CATEGORIES = [
   ["road", "Road"],
   ["city", "City"],
@@ -18,9 +18,20 @@ const CATEGORIES = [
   ["field", "Field"],
 ];
 const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
+// Keys of the entry form (also shown in its legend and in each control's aria-keyshortcuts).
+const FIGURE_KEYS = { m: "meeple", e: "messenger" };
+const CATEGORY_KEYS = { r: "road", c: "city", o: "monastery", f: "field" };
+const KEY_OF = { meeple: "M", messenger: "E", road: "R", city: "C", monastery: "O", field: "F" };
+// How long "End …'s turn" stays disabled after it is redrawn for the next player, so that the
+// second click of a double click lands on a disabled button.
+const END_TURN_HOLD_MS = 800;
 
 const page = $("[data-code]");
 const code = page.dataset.code;
+// More points than this in one entry during play ask for a confirmation (a typo such as 66);
+// the final scoring sums whole categories, so it asks only above three times this.
+const IMPLAUSIBLE = Number(page.dataset.implausible) || 30;
+const keyboard = window.matchMedia("(pointer: fine)").matches;
 
 const s = {
   table: null,
@@ -30,8 +41,16 @@ const s = {
   everOpen: false,
   busy: null,
   draft: { seat: null, also: [], multi: false, points: null, typed: false, category: null },
-  queue: [],
   draftKey: "",
+  // The command in flight: {id, command, seat, draft, rest, counted, meanwhile}; `draft` is what
+  // the form held (restored if it is refused), `rest` the seats of a shared entry still to send.
+  sent: null,
+  // A refused command, shown with its reason until the person sends it again or discards it.
+  refused: null,
+  // A question before sending: {text, yes, run}.
+  confirm: null,
+  holdUntil: 0, // "End …'s turn" is disabled until then
+  refocus: false, // after one's own entry, focus goes where the next entry starts
   fresh: true, // a connection's first snapshot never alerts
 };
 
@@ -61,6 +80,9 @@ const connection = new TableConnection(code, {
     alerts.observe(msg.view, msg.table.you, s.fresh);
     s.fresh = false;
     s.busy = null;
+    // A command still unanswered after a reconnect: sent again under the same id, it is either
+    // applied now or answered `duplicate` (it had counted), never applied twice.
+    if (s.sent) resend();
     render();
   },
   onHistory(msg) {
@@ -72,11 +94,8 @@ const connection = new TableConnection(code, {
     s.view = msg.view;
     alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
-    if (!s.busy && s.queue.length) {
-      // The next score of a shared feature, made against the version just received.
-      const next = s.queue.shift();
-      send(next.command, next.seat);
-    }
+    if (s.sent && msg.id === s.sent.id) counted();
+    else if (s.sent) s.sent.meanwhile.push(...(msg.lines || []));
     s.lines.push(...(msg.lines || []));
     render();
     renderLog(false);
@@ -86,9 +105,14 @@ const connection = new TableConnection(code, {
     renderPlayers();
   },
   onError(msg) {
-    s.busy = null;
-    s.queue = [];
-    toast(msg.code === "stale" ? "The scores moved on; please enter that again." : msg.message || msg.code, "error");
+    if (s.sent && (msg.id === s.sent.id || msg.id == null)) {
+      s.busy = null;
+      // A resend of a command that had counted: it is not applied twice, and it did count.
+      if (msg.code === "duplicate") {
+        connection.send({ type: "sync" });
+        counted();
+      } else refuse(msg);
+    } else toast(msg.message || msg.code, "error");
     render();
   },
   onRematch(msg) {
@@ -102,9 +126,57 @@ const connection = new TableConnection(code, {
   },
 });
 
-/** Send a command for `seat` (the host's own seat when it is the host's). */
-function send(command, seat) {
+/** Send a command for `seat` (the host's own seat when it is the host's). `draft`: the form
+ * that made it, restored if the command is refused; `rest`: seats of a shared entry still to
+ * send once this one counted. */
+function send(command, seat, draft = null, rest = [], done = []) {
+  if (s.busy) return;
+  s.refused = null;
+  s.confirm = null;
   sendOnce(s, connection, command, seat === you() ? undefined : seat, render);
+  s.refocus = true;
+  if (!s.busy) {
+    refuse({ code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." }, { command, seat, draft, rest, counted: done, meanwhile: [] });
+    render();
+    return;
+  }
+  s.sent = { id: s.busy, command, seat, draft, rest, counted: done, meanwhile: [] };
+}
+
+/** The same command, under the same id, against the current version (after a reconnect). */
+function resend() {
+  const { id, command, seat } = s.sent;
+  const message = { type: "command", version: connection.version, id, command };
+  if (seat !== you()) message.seat = seat;
+  connection.send(message);
+}
+
+/** The command in flight counted: send the next seat of a shared entry, if any. */
+function counted() {
+  const done = s.sent;
+  s.sent = null;
+  if (!done.rest.length) return;
+  const [next, ...rest] = done.rest;
+  send(done.command, next, done.draft, rest, [...done.counted, done.seat]);
+}
+
+/** The command in flight was refused: keep what was typed, and say why until the person acts. */
+function refuse(msg, sent = s.sent) {
+  s.sent = null;
+  const { command, seat, draft, rest, counted: done, meanwhile } = sent;
+  let reason = msg.message || msg.code;
+  if (msg.code === "stale") {
+    // What this page saw happen meanwhile, else the server's own account.
+    const what = meanwhile.length ? `Meanwhile: ${meanwhile.join(" · ")}. ` : `${reason} `;
+    reason = what + (draft ? "This entry was not counted; check it and send it again." : "Nothing was done; do it again if it still applies.");
+  }
+  const left = [seat, ...rest];
+  const did = done.length ? `Counted for ${done.map(nameOf).join(", ")}; not for ${left.map(nameOf).join(", ")}. ` : "";
+  s.refused = { command, seat, rest, draft, text: did + reason, what: describe({ ...command, seat }) };
+  if (draft) {
+    // Back into the form: the seats still to score, the points, the category.
+    s.draft = { ...draft, seat: left[0], also: left.slice(1), multi: left.length > 1 };
+  }
 }
 
 // --- rendering -------------------------------------------------------------------------------
@@ -117,6 +189,7 @@ function render() {
   if (!s.view) return;
   resetDraft();
   renderTurn();
+  renderNotes();
   renderPanel();
   renderUndo();
   renderPlayers();
@@ -143,16 +216,46 @@ function renderLink() {
   el.dataset.state = live ? "live" : s.link === "gone" ? "down" : "wait";
 }
 
-/** A new turn or a new decision starts with a clean entry: the active seat, no points. */
+/** The player an entry is for unless another is chosen: on a phone its own seat; on the host's
+ * console the player whose turn it is (the first seat in the final scoring). */
+function defaultSeat() {
+  const v = s.view;
+  if (!isHost()) return you();
+  return v.pending?.type === "finish" ? v.players[0].seat : v.active_seat;
+}
+
+const cleanDraft = () => ({ seat: defaultSeat(), also: [], multi: false, points: null, typed: false, category: null });
+
+/** A new turn or a new decision starts with a clean entry: the active seat, no points (a refused
+ * entry stays in the form until the person acts on it). A new turn also holds "End …'s turn"
+ * for a moment, so that a double click cannot end it too. */
 function resetDraft() {
   const v = s.view;
   const p = v.pending;
   const key = JSON.stringify([v.turn, v.active_seat, p?.type, p?.extra_tile]);
   if (key === s.draftKey) return;
+  if (s.draftKey && JSON.parse(s.draftKey)[0] !== v.turn) {
+    s.holdUntil = Date.now() + END_TURN_HOLD_MS;
+    setTimeout(renderPanel, END_TURN_HOLD_MS + 20);
+  }
   s.draftKey = key;
-  const own = you();
-  const seat = isHost() ? (p?.type === "finish" ? 0 : v.active_seat) : own;
-  s.draft = { seat, also: [], multi: false, points: null, typed: false, category: null };
+  if (!s.refused?.draft) s.draft = cleanDraft();
+}
+
+/** The question before a send (implausible points, ending the game) and a refused command with
+ * its reason: both stay until the person answers. */
+function renderNotes() {
+  const c = s.confirm;
+  fill(
+    $("#cs-confirm"),
+    c ? `<p>${esc(c.text)}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${esc(c.yes)}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">Cancel</button></div>` : "",
+  );
+  const r = s.refused;
+  const again = r?.draft ? `<button type="button" class="btn primary" data-act="again">Send again</button>` : "";
+  fill(
+    $("#cs-refused"),
+    r ? `<p><b>${r.draft ? "Not counted" : "Not done"}: ${r.what}.</b> ${esc(r.text)}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>` : "",
+  );
 }
 
 function renderTurn() {
@@ -189,6 +292,18 @@ function renderPanel() {
     }
   }
   panel.classList.toggle("mine", Boolean(p && mayActFor(p.seat ?? you())));
+  if (s.refocus && !s.busy && !s.confirm) {
+    s.refocus = false;
+    focusStart();
+  }
+}
+
+/** Focus where the next entry starts: the points field, else the panel's first choice (with a
+ * keyboard only: on a phone, focusing the field would open its on-screen keyboard). */
+function focusStart() {
+  if (!keyboard || document.activeElement?.closest?.("#cs-confirm, #cs-refused, select")) return;
+  const target = $("#cs-points") || $("#panel button:not([disabled])");
+  target?.focus();
 }
 
 /** Where `points` more would take `seat`'s `figure`: the space, whether it is dark, and
@@ -198,7 +313,14 @@ function landing(seat, figure, points) {
   const total = pl[figure] + (points || 0);
   const to = total % SPACES;
   const taken = s.view.players.some((o) => o.seat !== seat && (o.meeple_space === to || o.messenger_space === to));
-  return { from: pl[`${figure}_space`], to, dark: Boolean(points) && isDark(to), taken, total };
+  const laps = Math.floor(total / SPACES) - Math.floor(pl[figure] / SPACES);
+  return { from: pl[`${figure}_space`], to, dark: Boolean(points) && isDark(to), taken, total, laps };
+}
+
+/** "5 → 21", with the laps when the figure passes space 0 ("5 → 21, +1 lap"). */
+function moveText(l, points) {
+  if (!points) return `${l.from} → ?`;
+  return `${l.from} → ${l.to}${l.laps ? `, +${l.laps} lap${l.laps > 1 ? "s" : ""}` : ""}`;
 }
 
 /** The figure a seat's points go on without asking: fixed for the turn, or their usual one. */
@@ -217,7 +339,7 @@ function seatButtons(final) {
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
     const tag = !final && seat === s.view.active_seat ? ` <small>turn</small>` : "";
-    return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}">${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
+    return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}" aria-keyshortcuts="ArrowUp ArrowDown">${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (seats.length > 1) {
     buttons.push(`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`);
@@ -242,7 +364,7 @@ function pointsRow(allowZero = false) {
   const { points, typed } = s.draft;
   const keys = COMMON_POINTS.map((n) => `<button type="button" class="btn key${!typed && points === n ? " on" : ""}" data-act="points" data-n="${n}">${n}</button>`).join("");
   const value = typed && points != null ? points : "";
-  return `<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 7, 15…" : "7, 15…"}" aria-label="Points" value="${value}"></div>`;
+  return `<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 15…" : "15, 20…"}" aria-label="Points" aria-keyshortcuts="Enter" value="${value}"></div>`;
 }
 
 function entryHtml(p) {
@@ -263,7 +385,7 @@ function entryHtml(p) {
   } else {
     parts.push(`<div class="cs-row"><span class="cs-label">Player</span><div class="cs-choices">${seatButtons(final)}</div></div>`);
     parts.push(`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
-    const cats = CATEGORIES.map(([key, label]) => `<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}">${label}</button>`).join("");
+    const cats = CATEGORIES.map(([key, label]) => `<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`).join("");
     parts.push(`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
     const figures = s.draft.also.length ? sharedFigureButtons(chosenSeats(), points) : figureButtons(seat, points);
     parts.push(`<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${final ? finalAddHtml(chosenSeats(), points) : figures}</div>`);
@@ -272,11 +394,29 @@ function entryHtml(p) {
   if (final) {
     if (isHost()) actions.push(`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`);
   } else {
-    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn"><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`);
+    const held = Date.now() < s.holdUntil ? " disabled" : "";
+    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn" aria-keyshortcuts="T" title="End turn ${v.turn} (T)"${held}><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`);
     if (p.may_end_game && isHost()) actions.push(`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`);
   }
   parts.push(`<div class="actions">${actions.join("")}</div>`);
+  if (canEnter) parts.push(legendHtml(final));
   return parts.join("");
+}
+
+/** The keys of the entry form, in one line (hidden on touch screens). */
+function legendHtml(final) {
+  const k = (key) => `<kbd>${key}</kbd>`;
+  const keys = [
+    `${k("0")}–${k("9")} points`,
+    `${k("↑")}${k("↓")} player`,
+    final ? "" : `${k("M")}/${k("E")} meeple/messenger`,
+    `${k("R")}${k("C")}${k("O")}${k("F")} road, city, monastery, field`,
+    `${k("Enter")} score`,
+    final ? "" : `${k("T")} end the turn`,
+    `${k("U")} undo`,
+    `${k("Esc")} clear`,
+  ];
+  return `<p class="hint cs-legend">Keys: ${keys.filter(Boolean).join(" · ")}</p>`;
 }
 
 function finalAddHtml(seats, points) {
@@ -297,10 +437,10 @@ function sharedFigureButtons(seats, points) {
       .map((seat) => {
         const l = landing(seat, figure, points);
         const dark = l.dark ? ` <em class="dark-tag">dark</em>` : "";
-        return `<small>${nameHtml(nameOf(seat))} ${l.from} → ${points ? l.to : "?"}${dark}</small>`;
+        return `<small>${nameHtml(nameOf(seat))} ${moveText(l, points)}${dark}</small>`;
       })
       .join("");
-    return `<button type="button" class="btn figure shared" data-act="score" data-figure="${figure}"${!points || barred ? " disabled" : ""}>Each on the ${figure}${each}</button>`;
+    return `<button type="button" class="btn figure shared" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}"${!points || barred ? " disabled" : ""}>Each on the ${figure}${each}</button>`;
   });
   return `<div class="cs-fig"><div class="figures">${buttons.join("")}</div><p class="hint">Each of them scores ${points ? pts(points) : "the points"}. Only the player whose turn it is draws messages.</p></div>`;
 }
@@ -318,7 +458,7 @@ function figureButtons(seat, points) {
     const why = l.taken && v.options.alone_rule ? ", taken: no message" : capped ? ", no more messages this turn" : ": message";
     const dark = l.dark ? ` <em class="dark-tag">dark${active ? why : ""}</em>` : "";
     const star = preference === figure ? ` <small>(usual)</small>` : "";
-    return `<button type="button" class="btn figure${l.dark ? " dark" : ""}" data-act="score" data-figure="${figure}"${!points || barred ? " disabled" : ""}>${FIGURE[figure]}${star}<span>${l.from} → ${points ? l.to : "?"}</span>${dark}</button>`;
+    return `<button type="button" class="btn figure${l.dark ? " dark" : ""}" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}" title="${FIGURE[figure]} (${KEY_OF[figure]})"${!points || barred ? " disabled" : ""}>${FIGURE[figure]}${star}<span>${moveText(l, points)}</span>${dark}</button>`;
   });
   const notes = [];
   if (fixed) notes.push(`This turn ${nameHtml(nameOf(seat))}'s points go on the ${fixed}.`);
@@ -335,7 +475,7 @@ function figureHtml(p) {
     : `<h2>${swatch(p.seat)} ${who} scores ${pts(p.points)}: which figure moves?</h2>`;
   if (!mayActFor(p.seat)) return `${head}<p class="hint">Waiting for ${who}.</p>`;
   const options = p.options
-    .map((o) => `<button type="button" class="btn figure${o.dark ? " dark" : ""}" data-act="figure" data-figure="${o.figure}">${FIGURE[o.figure]}<span>${o.from} → ${o.to}</span>${o.dark && !p.final ? ` <em class="dark-tag">dark</em>` : ""}</button>`)
+    .map((o) => `<button type="button" class="btn figure${o.dark ? " dark" : ""}" data-act="figure" data-figure="${o.figure}" aria-keyshortcuts="${KEY_OF[o.figure]}">${FIGURE[o.figure]}<span>${p.final ? `${o.from} → ${o.to}` : moveText(landing(p.seat, o.figure, p.points), p.points)}</span>${o.dark && !p.final ? ` <em class="dark-tag">dark</em>` : ""}</button>`)
     .join("");
   return `${head}<div class="figures">${options}</div>`;
 }
@@ -374,7 +514,7 @@ function renderUndo() {
   const last = s.view.undoable;
   let html = "";
   if (last && (isHost() || last.seat === you())) {
-    html = `<span class="hint">Last entry: ${describe(last)}</span><button type="button" class="btn small" data-act="undo"${s.busy ? " disabled" : ""}>Undo</button>`;
+    html = `<span class="hint">Last entry: ${describe(last)}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)"${s.busy ? " disabled" : ""}>Undo</button>`;
   }
   fill($("#undo"), html);
 }
@@ -390,6 +530,7 @@ function describe(a) {
     case "choose_figure": return `${who} chooses the ${a.figure}`;
     case "end_game": return "the game ends";
     case "finish": return "the final scoring is complete";
+    case "undo": return "undo of the last entry";
     default: return a.type;
   }
 }
@@ -427,12 +568,75 @@ function renderLog(jump) {
 
 // --- actions ---------------------------------------------------------------------------------
 
-function scoreCommand(figure) {
-  const points = s.draft.points;
-  const command = { type: "score", points };
-  if (figure) command.figure = figure;
-  if (s.draft.category) command.category = s.draft.category;
-  return command;
+/** Ask `text` before `run`, in the page (the answer stays open until given); Cancel keeps the
+ * draft as it is. */
+function ask(text, yes, run) {
+  s.confirm = { text, yes, run };
+  renderNotes();
+  $('#cs-confirm button[data-act="confirm-no"]')?.focus();
+}
+
+/** More points than a table plausibly scores at once: asked before sending. */
+function plausible(points, seats, run) {
+  const final = s.view.pending?.type === "finish";
+  const bound = final ? 3 * IMPLAUSIBLE : IMPLAUSIBLE;
+  if (points == null || points <= bound) return run();
+  const who = seats.map(nameOf).join(" and ");
+  ask(`Really ${pts(points)} for ${who}?${final ? "" : ` More than ${bound} in one entry is unusual during play.`}`, `Yes, ${pts(points)}`, run);
+}
+
+/**
+ * The one place a score entry is built and sent: the draft's points and category for each of
+ * its seats on `figure` (none: the seat's usual figure or the server's question). Today a shared
+ * entry is one `score` per seat, sent one after the other; a refusal puts the seats not yet
+ * counted back in the form.
+ */
+function sendEntry(figure) {
+  const draft = { ...s.draft };
+  const [first, ...rest] = chosenSeats();
+  if (s.busy || first == null || !draft.points) return;
+  plausible(draft.points, [first, ...rest], () => {
+    const command = { type: "score", points: draft.points };
+    if (figure) command.figure = figure;
+    if (draft.category) command.category = draft.category;
+    s.draft = cleanDraft();
+    send(command, first, draft, rest);
+  });
+}
+
+/** The message's action with the points counted at the table (0 allowed), or its 2 points. */
+function sendMessageChoice(choice) {
+  const p = s.view.pending;
+  const command = { type: "resolve_message", choice };
+  const counts = choice === "action" && p.choices.some((c) => c.entered_at_table);
+  if (s.busy) return;
+  if (!counts) return send(command, p.seat);
+  const draft = { ...s.draft };
+  plausible(draft.points, [p.seat], () => {
+    command.points = draft.points;
+    Object.assign(s.draft, { points: null, typed: false });
+    send(command, p.seat, draft);
+  });
+}
+
+/** End the turn the button names: with `pending.turn` where the server gives it, so that a
+ * repeated click cannot end the next one. */
+function endTurn() {
+  const v = s.view;
+  const command = { type: "end_turn" };
+  if (v.pending?.turn != null) command.turn = v.pending.turn;
+  send(command, v.active_seat);
+}
+
+/** Players the form may choose, stepped through with the arrow keys. */
+function stepSeat(by) {
+  const seats = s.view.players.map((pl) => pl.seat).filter(mayActFor);
+  if (seats.length < 2) return;
+  const at = seats.indexOf(s.draft.seat);
+  s.draft.seat = seats[(at + by + seats.length) % seats.length];
+  s.draft.also = [];
+  s.draft.multi = false;
+  renderPanel();
 }
 
 document.addEventListener("click", (e) => {
@@ -464,29 +668,42 @@ document.addEventListener("click", (e) => {
       s.draft.category = s.draft.category === b.dataset.cat ? null : b.dataset.cat;
       renderPanel();
       break;
-    case "score":
-      {
-        const command = scoreCommand(b.dataset.figure);
-        const [first, ...rest] = chosenSeats();
-        s.queue = rest.map((seat) => ({ command, seat }));
-        send(command, first);
-      }
-      Object.assign(s.draft, { points: null, typed: false, category: null, also: [], multi: false });
-      break;
-    case "end-turn": send({ type: "end_turn" }, v.active_seat); break;
+    case "score": sendEntry(b.dataset.figure); break;
+    case "end-turn": endTurn(); break;
     case "end-game":
-      if (window.confirm("Was the last tile placed? The figures merge and the final scoring begins.")) send({ type: "end_game" }, you());
+      ask("End the game now? The figures merge and the final scoring follows.", "End the game", () => send({ type: "end_game" }, you()));
       break;
-    case "finish": send({ type: "finish" }, you()); break;
+    case "finish":
+      ask("Finish: the results become final and the ranking is shown to everyone.", "Finish", () => send({ type: "finish" }, you()));
+      break;
     case "figure": send({ type: "choose_figure", figure: b.dataset.figure }, p.seat); break;
-    case "message": {
-      const command = { type: "resolve_message", choice: b.dataset.choice };
-      if (b.dataset.choice === "action" && p.choices.some((c) => c.entered_at_table)) command.points = s.draft.points;
-      send(command, p.seat);
-      Object.assign(s.draft, { points: null, typed: false });
+    case "message": sendMessageChoice(b.dataset.choice); break;
+    case "undo": send({ type: "undo" }, you()); break;
+    case "confirm-yes": {
+      const run = s.confirm?.run;
+      s.confirm = null;
+      renderNotes();
+      if (run) run();
       break;
     }
-    case "undo": send({ type: "undo" }, you()); break;
+    case "confirm-no":
+      s.confirm = null;
+      renderNotes();
+      $("#cs-points")?.focus();
+      break;
+    case "again": {
+      const r = s.refused;
+      s.draft = cleanDraft();
+      if (r.command.type === "score") send(r.command, r.seat, r.draft, r.rest);
+      else send(r.command, r.seat, r.draft);
+      break;
+    }
+    case "discard":
+      if (s.refused?.draft) s.draft = cleanDraft();
+      s.refused = null;
+      s.refocus = true;
+      render();
+      break;
   }
 });
 
@@ -499,31 +716,67 @@ document.addEventListener("input", (e) => {
   renderPanel();
 });
 
-// Fast entry from the keyboard: digits type the points wherever the focus is; Enter scores them
-// on the seat's usual figure (or the one fixed for the turn), or for the message's action.
+/** The button a key stands for in the panel, if it is there and enabled. */
+const panelButton = (selector) => {
+  const b = $(`#panel ${selector}`);
+  return b && !b.disabled ? b : null;
+};
+
+/** Enter: score the entry when it is complete (player and points; the figure is the one fixed
+ * for the turn, the usual one, or asked next), or take the message's action. */
+function enterKey() {
+  const p = s.view.pending;
+  if (p?.type === "resolve_message") return panelButton('button[data-act="message"][data-choice="action"]')?.click();
+  if (p?.type === "finish") return panelButton('button[data-act="score"]')?.click();
+  if (p?.type !== "end_turn" || !s.draft.points || s.draft.seat == null) return;
+  const seats = chosenSeats();
+  const usual = seats.map(usualFigure);
+  if (seats.length === 1) return sendEntry(usual[0]);
+  if (usual[0] && usual.every((f) => f === usual[0])) return panelButton(`button[data-act="score"][data-figure="${usual[0]}"]`)?.click();
+  toast("Each player's figure differs: press M or E for the figure they all move.");
+}
+
+// Entry from the keyboard: digits type the points wherever the focus is; the arrow keys choose
+// the player; M/E score on a figure (or answer "which figure?"); R/C/O/F the category; Enter
+// scores; T ends the turn; U undoes; Escape cancels a question or clears the points.
 document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey || s.busy) return;
-  const input = $("#cs-points");
-  if (!input) return;
-  const inField = e.target.closest?.("input, textarea, select");
-  if (/^[0-9]$/.test(e.key) && !inField) {
-    e.preventDefault();
-    input.focus();
-    input.value += e.key;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  } else if (e.key === "Enter" && e.target.id === "cs-points") {
-    e.preventDefault();
-    const p = s.view.pending;
-    let button = null;
-    if (p?.type === "resolve_message") button = $('#panel button[data-act="message"][data-choice="action"]');
-    else if (p?.type === "finish") button = $('#panel button[data-act="score"]');
-    else if (p?.type === "end_turn" && s.draft.seat != null && !s.draft.also.length) {
-      const figure = usualFigure(s.draft.seat);
-      if (figure) button = $(`#panel button[data-act="score"][data-figure="${figure}"]`);
-      else toast("Choose the figure for these points.");
+  if (e.ctrlKey || e.metaKey || e.altKey || !s.view) return;
+  if (e.key === "Escape") {
+    if (s.confirm) {
+      s.confirm = null;
+      renderNotes();
+      $("#cs-points")?.focus();
+    } else if ($("#cs-points")) {
+      Object.assign(s.draft, { points: null, typed: false });
+      renderPanel();
+      $("#cs-points")?.focus();
     }
-    if (button && !button.disabled) button.click();
+    return;
   }
+  const inPoints = e.target.id === "cs-points";
+  const inField = !inPoints && e.target.closest?.("input, textarea, select");
+  if (inField || s.confirm || s.busy) return;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const input = $("#cs-points");
+  const p = s.view.pending;
+  let done = true;
+  if (/^[0-9]$/.test(key) && input && !inPoints) {
+    input.focus();
+    input.value += key;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (key === "Enter" && inPoints) enterKey();
+  else if ((key === "ArrowUp" || key === "ArrowDown") && (inPoints || e.target.closest?.("#panel") || e.target === document.body) && p?.type !== "resolve_message" && $('#panel button[data-act="seat"]')) stepSeat(key === "ArrowUp" ? -1 : 1);
+  else if (FIGURE_KEYS[key] && p?.type === "choose_figure") panelButton(`button[data-act="figure"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (FIGURE_KEYS[key] && p?.type === "end_turn") panelButton(`button[data-act="score"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (CATEGORY_KEYS[key] && panelButton('button[data-act="category"]')) {
+    s.draft.category = s.draft.category === CATEGORY_KEYS[key] ? null : CATEGORY_KEYS[key];
+    renderPanel();
+  } else if (key === "t") panelButton('button[data-act="end-turn"]')?.click();
+  else if (key === "u" && !s.view.finished) $('#undo button[data-act="undo"]:not([disabled])')?.click();
+  else done = false;
+  if (done) e.preventDefault();
+  // Focus stays where the next entry starts.
+  if (done && key !== "Enter" && !s.busy && !s.confirm) $("#cs-points")?.focus();
 });
 
 // A standing preference: one's own, or (the host) that of a player without a device.
