@@ -109,6 +109,45 @@ def test_deleting_an_entry():
     replays_identically(g)
 
 
+def shared(g: Game, points: int, shares: list[dict[str, Any]], seat: int = 0) -> Game:
+    command = {"type": "score_shared", "points": points, "category": "city", "shares": shares}
+    return g.send(cmd.parse_command(command), seat)
+
+
+SHARES = [{"seat": 0, "figure": "meeple"}, {"seat": 1, "figure": "meeple"}]
+
+
+def test_correcting_a_shared_scoring_changes_its_points_and_one_shares_figure():
+    """docs/records.md, "Corrections": a ``score_shared`` is corrected like a ``score``, whole
+    (record-format.md: one action for every share). Ann and Bob's city of 4 (both meeples) was 6,
+    Bob's on the messenger: corrected in place, Bob's later entry stays, and the game stands as
+    if it had been entered so; the record replays to the same state."""
+    g = shared(table().score(0, 2, "meeple"), 4, SHARES).score(1, 3, "messenger")
+    fixed = [{"seat": 0, "figure": "meeple"}, {"seat": 1, "figure": "messenger"}]
+    replacement = {"seat": 0, "type": "score_shared", "points": 6, "category": "city",
+                   "shares": fixed}  # fmt: skip
+    correct(g, 1, replacement)
+    same_game(g, shared(table().score(0, 2, "meeple"), 6, fixed).score(1, 3, "messenger"))
+    assert (g.player(0).meeple, g.player(1).meeple, g.player(1).messenger) == (8, 0, 9)
+    event = last(g, "corrected")
+    assert event["entry"] == 1 and event["lapsed"] == []
+    assert event["before"][1] == {"meeple": 4, "messenger": 3}
+    assert event["scores"][1] == {"meeple": 0, "messenger": 9}
+    assert plays(g.state)[1] == (1, replacement)
+    replays_identically(g)
+
+
+def test_deleting_a_shared_scoring_takes_it_from_every_share():
+    """docs/records.md, "Corrections": a deleted ``score_shared`` counts for none of its seats;
+    the entries after it stay, and the record replays to the same state."""
+    g = shared(table().score(0, 2, "meeple"), 4, SHARES).score(1, 3, "messenger")
+    correct(g, 1, None)
+    same_game(g, table().score(0, 2, "meeple").score(1, 3, "messenger"))
+    assert g.scores() == [2, 3]
+    assert last(g, "corrected")["replacement"] is None
+    replays_identically(g)
+
+
 def test_correcting_a_message_resolution_keeps_its_choice():
     """A tabletop resolve_message with points (record-format.md, "Targets of resolve_message":
     the value counted at the table) is corrected like a score; its choice stays."""
