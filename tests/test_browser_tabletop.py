@@ -8,7 +8,7 @@ lands on a dark space and his turn draws message 1 ("Score your smallest road"),
 projector; the host enters the points counted at the table. Cy enters her own points on her
 phone, the host takes one back with Undo, Cy enters the right value and ends her turn. Then the
 last tile is placed: figures merge, final points are entered per category (a field shared by Ann
-and Cy entered once for both), and the console and the projector show the ranking. After every
+and Cy entered once for both, one `score_shared`), and the console and the projector show the ranking. After every
 step the pages must show the scores the engine gives for the same decisions.
 
 Screenshots go to tests/artifacts/screenshots/ (git-ignored).
@@ -314,8 +314,8 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     add = panel(host).locator('button[data-act="score"]')
     expect(add).to_have_text("Add 4 points for Ann and Cy")
     add.click()
-    engine.add(0, "score", points=4, category="field")
-    view = engine.add(2, "score", points=4, category="field")
+    shares = [{"seat": 0}, {"seat": 2}]
+    view = engine.add(0, "score_shared", points=4, category="field", shares=shares)
     expect_scores(pages, view, projector)
     expect(panel(cy).locator('button[data-act="finish"]')).to_have_count(0)
     panel(host).locator('button[data-act="finish"]').click()
@@ -481,20 +481,35 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     view = engine.add(0, "score", points=8, figure="meeple")
     expect_scores(pages, view, tv)
 
-    # 6. Cy's phone is behind (updates held back) when the host enters 3 for Ann: her 2 points
-    # are refused as stale, and stay on her screen with the reason until she acts.
+    # 6. Cy's phone is behind (updates held back) when the host enters 3 for Ann: points for
+    # different players do not conflict, so her 2 points count as well.
     cy_socket.holding = True
     host.keyboard.type("3e")
     view = engine.add(0, "score", points=3, figure="messenger")
     expect(host.locator("#table-page")).to_have_attribute("data-version", str(view["version"]))
     panel(cy).locator('button[data-act="points"][data-n="2"]').tap()
     panel(cy).locator('button[data-act="score"][data-figure="messenger"]').tap()
+    cy_socket.wait_for_held(cy, "update", 2)
+    cy_socket.release()
+    view = engine.add(2, "score", points=2, figure="messenger")
+    expect_scores(pages, view, tv)
+    refused = cy.locator("#cs-refused")
+    expect(refused).to_be_empty()
+    # Behind again, while the host enters 3 for Cy herself: her own 2 would credit her a second
+    # time, so they are refused, and stay on her screen with the server's account until she acts.
+    cy_socket.holding = True
+    panel(host).locator('button[data-act="seat"]', has_text="Cy").click()
+    panel(host).locator('button[data-act="points"][data-n="3"]').click()
+    panel(host).locator('button[data-act="score"][data-figure="meeple"]').click()
+    view = engine.add(2, "score", points=3, figure="meeple")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", str(view["version"]))
+    panel(cy).locator('button[data-act="points"][data-n="2"]').tap()
+    panel(cy).locator('button[data-act="score"][data-figure="messenger"]').tap()
     cy_socket.wait_for_held(cy, "error")
     cy_socket.release()
-    refused = cy.locator("#cs-refused")
     expect(refused).to_contain_text("Not counted: Cy scores 2 with the messenger.")
     expect(refused).to_contain_text(
-        "Meanwhile: \u2068Ann\u2069 scores 3 at the table with the messenger"
+        "Meanwhile 3 points were entered for \u2068Cy\u2069; yours were not counted."
     )
     expect_scores(pages, view, tv)
     expect(panel(cy).locator('button[data-act="points"].on')).to_have_text("2")
@@ -518,30 +533,38 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     expect(refused).to_be_empty()
     expect(panel(cy).locator("#cs-points")).to_have_value("")
 
-    # A field shared by Ann and Cy is entered as one score after the other; when Cy's phone
-    # enters meanwhile, the second is refused and the form keeps what did not count.
+    # A field shared by Ann and Cy is one entry: while the host's page is behind, Cy's phone
+    # enters 1 for Cy; the host's shared entry credits Cy too, so it is refused whole, and the
+    # form keeps it (both players, their figures, the points) with the server's account.
     host_socket.holding = True
-    panel(host).locator('button[data-act="multi"]').click()
-    panel(host).locator('button[data-act="seat"]', has_text="Cy").click()
-    panel(host).locator('button[data-act="points"][data-n="3"]').click()
-    panel(host).locator('button[data-act="score"][data-figure="messenger"]').click()
-    host_socket.wait_for_held(host, "update")
-    engine.add(0, "score", points=3, figure="messenger")
     panel(cy).locator('button[data-act="points"][data-n="1"]').tap()
     panel(cy).locator('button[data-act="score"][data-figure="meeple"]').tap()
     view = engine.add(2, "score", points=1, figure="meeple")
-    host_socket.wait_for_held(host, "update", 2)
+    host_socket.wait_for_held(host, "update")
+    panel(host).locator('button[data-act="multi"]').click()
+    panel(host).locator('button[data-act="seat"]', has_text="Cy").click()
+    panel(host).locator('button[data-act="points"][data-n="3"]').click()
+    host.keyboard.press("e")  # every share on the messenger
+    panel(host).locator('button[data-act="score"]').click()
+    host_socket.wait_for_held(host, "error")
     host_socket.release()
     shared = host.locator("#cs-refused")
-    expect(shared).to_contain_text("Not counted: Cy scores 3 with the messenger.")
-    expect(shared).to_contain_text("Counted for Ann; not for Cy.")
+    expect(shared).to_contain_text("Not counted: Ann (messenger) and Cy (messenger) score 3 each.")
+    expect(shared).to_contain_text(
+        "Meanwhile 1 point were entered for \u2068Cy\u2069; yours were not counted."
+    )
     expect_scores(pages, view, tv)
-    expect(seat_pressed(host)).to_have_text(re.compile(r"Cy"))
+    expect(seat_pressed(host)).to_have_count(2)
     expect(panel(host).locator('button[data-act="points"].on')).to_have_text("3")
+    expect(
+        panel(host).locator('button[data-act="share-figure"][aria-pressed="true"]')
+    ).to_have_count(2)
     shared.locator('button[data-act="again"]').click()
-    view = engine.add(2, "score", points=3, figure="messenger")
+    shares = [{"seat": 0, "figure": "messenger"}, {"seat": 2, "figure": "messenger"}]
+    view = engine.add(0, "score_shared", points=3, shares=shares)
     expect_scores(pages, view, tv)
     expect(shared).to_be_empty()
+    expect(seat_pressed(host)).to_have_count(1)
     expect(seat_pressed(host)).to_contain_text("Ann")
 
     # 8. Phones never offer to end the game.

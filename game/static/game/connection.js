@@ -9,7 +9,8 @@ export class TableConnection {
   /**
    * @param {string} code table code
    * @param {object} handlers onSnapshot(msg), onHistory(msg), onUpdate(msg), onPresence(msg),
-   *   onError(msg), onRematch(msg), onStatus(status) with status "connecting" (first attempt), "open",
+   *   onError(msg), onEntries(msg) and onPreview(msg) (the host's corrections), onRematch(msg),
+   *   onStatus(status) with status "connecting" (first attempt), "open",
    *   "reconnecting" (dropped, or retrying after a drop) or "gone" (no such table)
    */
   constructor(code, handlers) {
@@ -90,6 +91,12 @@ export class TableConnection {
         break;
       case "rematch":
         call("onRematch");
+        break;
+      case "entries":
+        call("onEntries");
+        break;
+      case "preview":
+        call("onPreview");
         break;
       case "pong":
         // An update this connection never received (its publication was lost): catch up.

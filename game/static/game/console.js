@@ -40,11 +40,14 @@ const s = {
   link: "connecting",
   everOpen: false,
   busy: null,
-  draft: { seat: null, also: [], multi: false, points: null, typed: false, category: null },
+  // `figures`: in a shared scoring, the figure each seat chose (seat → figure).
+  draft: { seat: null, also: [], multi: false, points: null, typed: false, category: null, figures: {} },
   draftKey: "",
-  // The command in flight: {id, command, seat, draft, rest, counted, meanwhile}; `draft` is what
-  // the form held (restored if it is refused), `rest` the seats of a shared entry still to send.
+  // The command in flight: {id, command, seat, draft}; `draft` is what the form held (restored
+  // if it is refused).
   sent: null,
+  // The host's corrections (console-fix.js, loaded when first opened), or null.
+  fix: null,
   // A refused command, shown with its reason until the person sends it again or discards it.
   refused: null,
   // A question before sending: {text, yes, run}.
@@ -94,8 +97,7 @@ const connection = new TableConnection(code, {
     s.view = msg.view;
     alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
-    if (s.sent && msg.id === s.sent.id) counted();
-    else if (s.sent) s.sent.meanwhile.push(...(msg.lines || []));
+    if (s.sent && msg.id === s.sent.id) s.sent = null;
     s.lines.push(...(msg.lines || []));
     render();
     renderLog(false);
@@ -105,16 +107,19 @@ const connection = new TableConnection(code, {
     renderPlayers();
   },
   onError(msg) {
+    if (s.fix?.owns(msg, s.sent)) return;
     if (s.sent && (msg.id === s.sent.id || msg.id == null)) {
       s.busy = null;
       // A resend of a command that had counted: it is not applied twice, and it did count.
       if (msg.code === "duplicate") {
         connection.send({ type: "sync" });
-        counted();
+        s.sent = null;
       } else refuse(msg);
     } else toast(msg.message || msg.code, "error");
     render();
   },
+  onEntries: (msg) => s.fix?.entries(msg),
+  onPreview: (msg) => s.fix?.preview(msg),
   onRematch(msg) {
     toast("Off to the next game…", "message");
     followRematch(msg);
@@ -127,20 +132,19 @@ const connection = new TableConnection(code, {
 });
 
 /** Send a command for `seat` (the host's own seat when it is the host's). `draft`: the form
- * that made it, restored if the command is refused; `rest`: seats of a shared entry still to
- * send once this one counted. */
-function send(command, seat, draft = null, rest = [], done = []) {
+ * that made it, restored if the command is refused. */
+function send(command, seat, draft = null) {
   if (s.busy) return;
   s.refused = null;
   s.confirm = null;
   sendOnce(s, connection, command, seat === you() ? undefined : seat, render);
   s.refocus = true;
   if (!s.busy) {
-    refuse({ code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." }, { command, seat, draft, rest, counted: done, meanwhile: [] });
+    refuse({ code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." }, { command, seat, draft });
     render();
     return;
   }
-  s.sent = { id: s.busy, command, seat, draft, rest, counted: done, meanwhile: [] };
+  s.sent = { id: s.busy, command, seat, draft };
 }
 
 /** The same command, under the same id, against the current version (after a reconnect). */
@@ -151,32 +155,15 @@ function resend() {
   connection.send(message);
 }
 
-/** The command in flight counted: send the next seat of a shared entry, if any. */
-function counted() {
-  const done = s.sent;
-  s.sent = null;
-  if (!done.rest.length) return;
-  const [next, ...rest] = done.rest;
-  send(done.command, next, done.draft, rest, [...done.counted, done.seat]);
-}
-
-/** The command in flight was refused: keep what was typed, and say why until the person acts. */
+/** The command in flight was refused: keep what was typed, and say why (the server's words:
+ * a `stale` refusal names what happened meanwhile, a `turn_over` whose turn already ended)
+ * until the person acts. A shared scoring is one command: it counted for all or for none. */
 function refuse(msg, sent = s.sent) {
   s.sent = null;
-  const { command, seat, draft, rest, counted: done, meanwhile } = sent;
-  let reason = msg.message || msg.code;
-  if (msg.code === "stale") {
-    // What this page saw happen meanwhile, else the server's own account.
-    const what = meanwhile.length ? `Meanwhile: ${meanwhile.join(" · ")}. ` : `${reason} `;
-    reason = what + (draft ? "This entry was not counted; check it and send it again." : "Nothing was done; do it again if it still applies.");
-  }
-  const left = [seat, ...rest];
-  const did = done.length ? `Counted for ${done.map(nameOf).join(", ")}; not for ${left.map(nameOf).join(", ")}. ` : "";
-  s.refused = { command, seat, rest, draft, text: did + reason, what: describe({ ...command, seat }) };
-  if (draft) {
-    // Back into the form: the seats still to score, the points, the category.
-    s.draft = { ...draft, seat: left[0], also: left.slice(1), multi: left.length > 1 };
-  }
+  const { command, seat, draft } = sent;
+  const again = draft && msg.code === "stale" ? " Check it and send it again." : "";
+  s.refused = { command, seat, draft, text: (msg.message || msg.code) + again, what: describe({ ...command, seat }) };
+  if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
 }
 
 // --- rendering -------------------------------------------------------------------------------
@@ -192,6 +179,7 @@ function render() {
   renderNotes();
   renderPanel();
   renderUndo();
+  s.fix?.follow(s.view);
   renderPlayers();
   renderScoreboard($("#scoreboard"), s.view, s.table, { large: false });
   followStory(s.view);
@@ -224,7 +212,7 @@ function defaultSeat() {
   return v.pending?.type === "finish" ? v.players[0].seat : v.active_seat;
 }
 
-const cleanDraft = () => ({ seat: defaultSeat(), also: [], multi: false, points: null, typed: false, category: null });
+const cleanDraft = () => ({ seat: defaultSeat(), also: [], multi: false, points: null, typed: false, category: null, figures: {} });
 
 /** A new turn or a new decision starts with a clean entry: the active seat, no points (a refused
  * entry stays in the form until the person acts on it). A new turn also holds "End …'s turn"
@@ -334,14 +322,16 @@ function usualFigure(seat) {
 const chosenSeats = () => (s.draft.seat == null ? [] : [s.draft.seat, ...s.draft.also]);
 
 function seatButtons(final) {
-  const seats = s.view.players.map((pl) => pl.seat).filter(mayActFor);
+  const all = s.view.players.map((pl) => pl.seat);
+  // A phone enters its own seat, and in a shared scoring the others who share it.
+  const seats = s.draft.multi ? all : all.filter(mayActFor);
   const chosen = chosenSeats();
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
     const tag = !final && seat === s.view.active_seat ? ` <small>turn</small>` : "";
     return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}" aria-keyshortcuts="ArrowUp ArrowDown">${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
-  if (seats.length > 1) {
+  if (all.length > 1 && (isHost() || you() != null)) {
     buttons.push(`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`);
   }
   return buttons.join("");
@@ -355,6 +345,8 @@ function toggleSeat(seat) {
     s.draft.also = [];
     return;
   }
+  // A phone's own seat stays in what it enters.
+  if (chosen.includes(seat) && !isHost() && seat === you()) return;
   const next = chosen.includes(seat) ? chosen.filter((x) => x !== seat) : [...chosen, seat];
   if (!next.length) return;
   [s.draft.seat, ...s.draft.also] = next;
@@ -387,7 +379,7 @@ function entryHtml(p) {
     parts.push(`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
     const cats = CATEGORIES.map(([key, label]) => `<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`).join("");
     parts.push(`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
-    const figures = s.draft.also.length ? sharedFigureButtons(chosenSeats(), points) : figureButtons(seat, points);
+    const figures = s.draft.also.length ? sharesHtml(chosenSeats(), points) : figureButtons(seat, points);
     parts.push(`<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${final ? finalAddHtml(chosenSeats(), points) : figures}</div>`);
   }
   const actions = [];
@@ -425,24 +417,32 @@ function finalAddHtml(seats, points) {
   return `<div class="cs-choices"><button type="button" class="btn primary" data-act="score"${points ? "" : " disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
 }
 
-/** Figure buttons for points that several players score alike: each moves that figure. */
-function sharedFigureButtons(seats, points) {
+/** The figure a share of a shared scoring takes: fixed for the turn (per_turn editions), else
+ * the one chosen for it in the form, else the seat's usual one; null: the server asks. */
+function shareFigure(seat) {
+  const fixed = s.view.options.figure_choice === "per_turn" ? s.view.players[seat]?.turn_figure : null;
+  return fixed || s.draft.figures[seat] || usualFigure(seat);
+}
+
+/** A shared scoring, entered once: each player sharing it chooses the figure their points go
+ * on (per-scoring editions), or shows the one fixed for them this turn. */
+function sharesHtml(seats, points) {
   const v = s.view;
-  const buttons = ["meeple", "messenger"].map((figure) => {
-    const barred = seats.some((seat) => {
-      const fixed = v.options.figure_choice === "per_turn" ? v.players[seat].turn_figure : null;
-      return fixed && fixed !== figure;
+  const rows = seats.map((seat) => {
+    const fixed = v.options.figure_choice === "per_turn" ? v.players[seat].turn_figure : null;
+    const on = shareFigure(seat);
+    const choices = ["meeple", "messenger"].map((figure) => {
+      const l = landing(seat, figure, points);
+      const dark = l.dark ? ` <em class="dark-tag">dark</em>` : "";
+      const barred = fixed && fixed !== figure ? " disabled" : "";
+      return `<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${on === figure}"${barred}>${FIGURE[figure]} <span>${moveText(l, points)}</span>${dark}</button>`;
     });
-    const each = seats
-      .map((seat) => {
-        const l = landing(seat, figure, points);
-        const dark = l.dark ? ` <em class="dark-tag">dark</em>` : "";
-        return `<small>${nameHtml(nameOf(seat))} ${moveText(l, points)}${dark}</small>`;
-      })
-      .join("");
-    return `<button type="button" class="btn figure shared" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}"${!points || barred ? " disabled" : ""}>Each on the ${figure}${each}</button>`;
+    const note = fixed ? `<small class="hint">fixed this turn</small>` : on ? "" : `<small class="hint">asked after</small>`;
+    return `<div class="cs-share">${swatch(seat)} <span class="cs-share-name">${nameHtml(nameOf(seat))}</span>${choices.join("")}${note}</div>`;
   });
-  return `<div class="cs-fig"><div class="figures">${buttons.join("")}</div><p class="hint">Each of them scores ${points ? pts(points) : "the points"}. Only the player whose turn it is draws messages.</p></div>`;
+  const who = seats.map((seat) => nameHtml(nameOf(seat))).join(" and ");
+  const label = points ? `Score ${pts(points)} each for ${who}` : "Choose the points";
+  return `<div class="cs-fig cs-shares">${rows.join("")}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter"${points ? "" : " disabled"}>${label}</button></div><p class="hint">One entry for all of them: it counts for each or for none. Only the player whose turn it is draws messages.</p></div>`;
 }
 
 function figureButtons(seat, points) {
@@ -509,14 +509,36 @@ function gameOverHtml() {
   return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>`;
 }
 
-/** The latest entry that still counts, in words, with its undo button where allowed. */
+/** The latest entry that still counts, in words, with its undo button where allowed; the
+ * host's way to the corrections of any earlier entry. */
 function renderUndo() {
   const last = s.view.undoable;
   let html = "";
   if (last && (isHost() || last.seat === you())) {
     html = `<span class="hint">Last entry: ${describe(last)}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)"${s.busy ? " disabled" : ""}>Undo</button>`;
   }
+  if (isHost()) html += `<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${Boolean(s.fix)}" aria-controls="fix">Corrections…</button>`;
   fill($("#undo"), html);
+}
+
+/** Open the host's corrections (console-fix.js, loaded the first time). */
+async function openFix() {
+  if (!isHost() || s.fix) return;
+  const { Corrections } = await import("./console-fix.js");
+  s.fix = new Corrections($("#fix"), {
+    connection,
+    view: () => s.view,
+    nameOf,
+    swatch,
+    send: (command, seat) => send(command, seat ?? you()),
+    ask,
+    closed() {
+      s.fix = null;
+      renderUndo();
+      $('#undo button[data-act="fix-open"]')?.focus();
+    },
+  });
+  renderUndo();
 }
 
 /** An entry in words, as HTML. */
@@ -525,6 +547,12 @@ function describe(a) {
   switch (a.type) {
     case "score":
       return `${who} scores ${a.points}${a.category ? ` for a ${a.category}` : ""}${a.figure ? ` with the ${a.figure}` : ""}`;
+    case "score_shared": {
+      const each = a.shares.map((sh) => `${nameHtml(nameOf(sh.seat))}${sh.figure ? ` (${sh.figure})` : ""}`).join(" and ");
+      return `${each} score ${a.points} each${a.category ? ` for a ${a.category}` : ""}`;
+    }
+    case "adjust": return `${a.points > 0 ? "+" : "−"}${Math.abs(a.points)} on ${who}'s ${a.figure}`;
+    case "correct": return a.replacement ? "the correction of an entry" : "the deletion of an entry";
     case "end_turn": return `${who} ends the turn`;
     case "resolve_message": return a.choice === "points" ? `${who} takes the 2 points` : `${who} takes the message's action${a.points != null ? ` (${pts(a.points)})` : ""}`;
     case "choose_figure": return `${who} chooses the ${a.figure}`;
@@ -586,21 +614,29 @@ function plausible(points, seats, run) {
 }
 
 /**
- * The one place a score entry is built and sent: the draft's points and category for each of
- * its seats on `figure` (none: the seat's usual figure or the server's question). Today a shared
- * entry is one `score` per seat, sent one after the other; a refusal puts the seats not yet
- * counted back in the form.
+ * The one place a score entry is built and sent: the draft's points and category for its seat
+ * on `figure` (none: the seat's usual figure or the server's question), or for several seats as
+ * one `score_shared`, each share on the figure chosen for it (none in the final scoring, where
+ * each seat's carrier takes it). A refusal puts the whole entry back in the form.
  */
 function sendEntry(figure) {
-  const draft = { ...s.draft };
-  const [first, ...rest] = chosenSeats();
-  if (s.busy || first == null || !draft.points) return;
-  plausible(draft.points, [first, ...rest], () => {
-    const command = { type: "score", points: draft.points };
-    if (figure) command.figure = figure;
+  const draft = { ...s.draft, figures: { ...s.draft.figures } };
+  const seats = chosenSeats();
+  if (s.busy || !seats.length || !draft.points) return;
+  const final = s.view.pending?.type === "finish";
+  plausible(draft.points, seats, () => {
+    let command = { type: "score", points: draft.points };
+    if (seats.length > 1) {
+      const shares = seats.map((seat) => {
+        const f = final ? null : shareFigure(seat);
+        return f ? { seat, figure: f } : { seat };
+      });
+      command = { type: "score_shared", points: draft.points, shares };
+    } else if (figure) command.figure = figure;
     if (draft.category) command.category = draft.category;
     s.draft = cleanDraft();
-    send(command, first, draft, rest);
+    // Sent as the page's own seat: the host enters for anyone, a phone for shares with its own.
+    send(command, seats.length > 1 ? you() : seats[0], draft);
   });
 }
 
@@ -642,6 +678,7 @@ function stepSeat(by) {
 document.addEventListener("click", (e) => {
   const b = e.target.closest("button[data-act]");
   if (!b || b.disabled) return;
+  if (s.fix && b.closest("#fix")) return s.fix.act(b.dataset.act.slice(4), b);
   const v = s.view;
   const p = v?.pending;
   switch (b.dataset.act) {
@@ -669,6 +706,13 @@ document.addEventListener("click", (e) => {
       renderPanel();
       break;
     case "score": sendEntry(b.dataset.figure); break;
+    case "share-figure": {
+      const seat = Number(b.dataset.seat);
+      s.draft.figures[seat] = s.draft.figures[seat] === b.dataset.figure ? null : b.dataset.figure;
+      renderPanel();
+      break;
+    }
+    case "fix-open": openFix(); break;
     case "end-turn": endTurn(); break;
     case "end-game":
       ask("End the game now? The figures merge and the final scoring follows.", "End the game", () => send({ type: "end_game" }, you()));
@@ -694,8 +738,7 @@ document.addEventListener("click", (e) => {
     case "again": {
       const r = s.refused;
       s.draft = cleanDraft();
-      if (r.command.type === "score") send(r.command, r.seat, r.draft, r.rest);
-      else send(r.command, r.seat, r.draft);
+      send(r.command, r.seat, r.draft);
       break;
     }
     case "discard":
@@ -730,10 +773,17 @@ function enterKey() {
   if (p?.type === "finish") return panelButton('button[data-act="score"]')?.click();
   if (p?.type !== "end_turn" || !s.draft.points || s.draft.seat == null) return;
   const seats = chosenSeats();
-  const usual = seats.map(usualFigure);
-  if (seats.length === 1) return sendEntry(usual[0]);
-  if (usual[0] && usual.every((f) => f === usual[0])) return panelButton(`button[data-act="score"][data-figure="${usual[0]}"]`)?.click();
-  toast("Each player's figure differs: press M or E for the figure they all move.");
+  sendEntry(seats.length === 1 ? usualFigure(seats[0]) : undefined);
+}
+
+/** M/E in a shared scoring: every share whose figure is free this turn goes on that figure
+ * (each can still be changed with its own buttons before Enter scores). */
+function allSharesOn(figure) {
+  for (const seat of chosenSeats()) {
+    if (!panelButton(`button[data-act="share-figure"][data-seat="${seat}"][data-figure="${figure}"]`)) continue;
+    s.draft.figures[seat] = figure;
+  }
+  renderPanel();
 }
 
 // Entry from the keyboard: digits type the points wherever the focus is; the arrow keys choose
@@ -742,7 +792,8 @@ function enterKey() {
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || !s.view) return;
   if (e.key === "Escape") {
-    if (s.confirm) {
+    if (s.fix && e.target.closest?.("#fix") && !s.confirm) s.fix.escape();
+    else if (s.confirm) {
       s.confirm = null;
       renderNotes();
       $("#cs-points")?.focus();
@@ -754,7 +805,7 @@ document.addEventListener("keydown", (e) => {
     return;
   }
   const inPoints = e.target.id === "cs-points";
-  const inField = !inPoints && e.target.closest?.("input, textarea, select");
+  const inField = !inPoints && e.target.closest?.("input, textarea, select, #fix");
   if (inField || s.confirm || s.busy) return;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const input = $("#cs-points");
@@ -767,6 +818,7 @@ document.addEventListener("keydown", (e) => {
   } else if (key === "Enter" && inPoints) enterKey();
   else if ((key === "ArrowUp" || key === "ArrowDown") && (inPoints || e.target.closest?.("#panel") || e.target === document.body) && p?.type !== "resolve_message" && $('#panel button[data-act="seat"]')) stepSeat(key === "ArrowUp" ? -1 : 1);
   else if (FIGURE_KEYS[key] && p?.type === "choose_figure") panelButton(`button[data-act="figure"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (FIGURE_KEYS[key] && p?.type === "end_turn" && s.draft.also.length) allSharesOn(FIGURE_KEYS[key]);
   else if (FIGURE_KEYS[key] && p?.type === "end_turn") panelButton(`button[data-act="score"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
   else if (CATEGORY_KEYS[key] && panelButton('button[data-act="category"]')) {
     s.draft.category = s.draft.category === CATEGORY_KEYS[key] ? null : CATEGORY_KEYS[key];
