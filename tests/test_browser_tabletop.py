@@ -8,8 +8,8 @@ lands on a dark space and his turn draws message 1 ("Score your smallest road"),
 projector; the host enters the points counted at the table. Cy enters her own points on her
 phone, the host takes one back with Undo, Cy enters the right value and ends her turn. Then the
 last tile is placed: figures merge, final points are entered per category (a field shared by Ann
-and Cy entered once for both, one `score_shared`), and the console and the projector show the ranking. After every
-step the pages must show the scores the engine gives for the same decisions.
+and Cy entered once for both, one `score_shared`), and the console and the projector show the
+ranking. After every step the pages must show the scores the engine gives for the same decisions.
 
 Screenshots go to tests/artifacts/screenshots/ (git-ignored).
 """

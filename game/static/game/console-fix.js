@@ -1,46 +1,41 @@
-// The host's corrections on the tabletop console, loaded when first opened: the earlier entries
-// with points (the `entries` frame), a form that changes one (points, figure, player, category)
-// or deletes it, the server's `preview` of what that would do (figures after it, entries that
-// would no longer apply) before anything is sent, and a signed adjustment of one figure. The
-// server recomputes the game from its log; this page only asks and shows the answers.
+// The host's corrections on the tabletop console (loaded when first opened): pick an earlier
+// entry (`entries`), change or delete it, see the server's `preview` (figures after it, entries
+// that would lapse) before sending; or adjust a figure. The server recomputes; this page asks.
 
 import { escapeHtml as esc, nameHtml } from "./scoreboard.js";
 import { fill } from "./ui.js";
 
 const FIGURES = ["meeple", "messenger"];
 const CATEGORIES = ["road", "city", "monastery", "field"];
-const WHOLE = /^[-−]?\d{1,4}$/;
+// A whole number other than 0 (signed: also below 0), else NaN.
+const whole = (text, signed) => (/^[-−]?\d{1,4}$/.test(text) && (signed || /^\d/.test(text)) && Number(text.replace("−", "-"))) || NaN;
 
 const option = (value, label, on) => `<option value="${esc(value)}"${on ? " selected" : ""}>${esc(label)}</option>`;
 const select = (name, label, options) => `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
+const button = (act, label, kind = "") => `<button type="button" class="btn ${kind}" data-act="fix-${act}">${label}</button>`;
+const ASKED = "asked / carrier";
 const figureOptions = (current, blank) => (blank ? [option("", blank, !current)] : []).concat(FIGURES.map((f) => option(f, f, current === f)));
 
 export class Corrections {
-  /**
-   * @param {HTMLElement} box where the corrections are drawn
-   * @param {object} page the console: connection, view(), nameOf(seat), swatch(seat),
-   *   send(command, seat) (as any entry, refusals shown by the console), ask(text, yes, run),
-   *   closed() (called when the host closes the corrections)
-   */
+  /** `page`: the console's connection, view(), nameOf, swatch, send(command, seat) (refusals
+   * shown as any entry's), ask(text, yes, run) and closed(). */
   constructor(box, page) {
     this.box = box;
     this.page = page;
     this.step = "list"; // list → edit → preview
-    this.list = null; // the `entries` frame's entries, newest first
-    this.listVersion = null;
-    this.entry = null; // the entry being changed
-    this.edited = null; // its form as last sent for a preview (kept when the preview is refused)
-    this.asked = null; // {id, command}: the preview asked for, not yet answered
-    this.shown = null; // the `preview` frame answering it
+    this.list = this.entry = this.asked = this.shown = null;
+    this.edited = null; // the form as sent for a preview, kept if it is refused
     this.error = "";
     this.seq = 0;
     this.load();
   }
 
-  load() {
+  /** Ask for the list again; `focus`: move the focus to it once it is there. */
+  load(focus = true) {
+    this.focusList = focus;
     this.list = null;
     this.listVersion = this.page.view().version;
-    if (!this.page.connection.send({ type: "entries" })) this.error = "Not connected: the entries will load once the page is live.";
+    if (!this.page.connection.send({ type: "entries" })) this.error = "Not connected.";
     this.render();
   }
 
@@ -48,7 +43,8 @@ export class Corrections {
   entries(msg) {
     this.list = msg.entries;
     this.listVersion = msg.version;
-    this.render();
+    this.render(this.focusList);
+    this.focusList = false;
   }
 
   /** The `preview` frame answering the latest question (an older answer is ignored). */
@@ -71,13 +67,12 @@ export class Corrections {
 
   /** The game moved on: the list and a preview shown are computed again on the new state. */
   follow(view) {
-    if (this.step === "list" && this.list && this.listVersion !== view.version) this.load();
+    if (this.step === "list" && this.list && this.listVersion !== view.version) this.load(false);
     else if (this.step === "preview" && this.shown && this.shown.version !== view.version) this.ask(this.shown.command);
   }
 
   ask(command) {
-    this.seq += 1;
-    const id = `fix-${Date.now().toString(36)}-${this.seq}`;
+    const id = `fix-${++this.seq}`;
     this.asked = { id, command };
     this.shown = null;
     this.error = "";
@@ -85,7 +80,7 @@ export class Corrections {
     if (!this.page.connection.send({ type: "preview", id, command })) {
       this.asked = null;
       this.step = "edit";
-      this.error = "Not connected: try again once the page is live.";
+      this.error = "Not connected.";
     }
     this.render(true);
   }
@@ -136,14 +131,10 @@ export class Corrections {
 
   /** The entry as the form now has it, or null (with the reason shown) when a field is wrong. */
   replacement(a) {
-    const form = this.box;
-    const value = (name) => form.querySelector(`[name="${name}"]`)?.value;
-    const text = (value("points") || "").trim();
-    if (!WHOLE.test(text) || Number(text.replace("−", "-")) === 0 || (a.type !== "adjust" && /^[-−]/.test(text))) {
-      this.say(a.type === "adjust" ? "Points: a whole number other than 0, such as -3 or 4." : "Points: a whole number from 1 up.");
-      return null;
-    }
-    const r = { ...a, points: Number(text.replace("−", "-")) };
+    const value = (name) => this.box.querySelector(`[name="${name}"]`)?.value;
+    const points = whole(value("points").trim(), a.type === "adjust");
+    if (!points) return this.say("Points: a whole number, not 0, such as 4 (-3 for an adjustment)."), null;
+    const r = { ...a, points };
     if (value("seat") != null) r.seat = Number(value("seat"));
     for (const key of ["figure", "category"]) {
       const v = value(key);
@@ -162,17 +153,13 @@ export class Corrections {
 
   /** A signed change of one figure, asked in words before it is sent. */
   adjust() {
-    const form = this.box;
-    const seat = Number(form.querySelector('[name="adj-seat"]').value);
-    const figure = form.querySelector('[name="adj-figure"]').value;
-    const text = form.querySelector('[name="adj-points"]').value.trim();
-    const points = Number(text.replace("−", "-"));
-    if (!WHOLE.test(text) || !points) return this.say("Adjustment: a whole number other than 0, such as -3 or 4.");
+    const value = (name) => this.box.querySelector(`[name="adj-${name}"]`).value;
+    const [seat, figure, points] = [Number(value("seat")), value("figure"), whole(value("points").trim(), true)];
+    if (!points) return this.say("Adjustment: a whole number, not 0, such as -3 or 4.");
     this.say("");
     const now = this.page.view().players[seat][figure];
-    const name = this.page.nameOf(seat);
     const signed = `${points > 0 ? "+" : "−"}${Math.abs(points)}`;
-    this.page.ask(`${signed} on ${name}'s ${figure} (${now} → ${now + points})?`, `Yes, ${signed}`, () => {
+    this.page.ask(`${signed} on ${this.page.nameOf(seat)}'s ${figure} (${now} → ${now + points})?`, `Yes, ${signed}`, () => {
       this.close();
       this.page.send({ type: "adjust", points, figure }, seat);
     });
@@ -188,33 +175,32 @@ export class Corrections {
 
   render(focus = false) {
     const view = this.page.view();
-    const who = (seat) => `${this.page.swatch(seat)} ${nameHtml(this.page.nameOf(seat))}`;
     const seats = (name, current) => select(name, "Player", view.players.map((pl) => option(pl.seat, pl.name, pl.seat === current)));
-    const head = `<div class="fix-head"><h2 tabindex="-1">Corrections</h2><button type="button" class="btn small ghost" data-act="fix-close" aria-keyshortcuts="Escape">Close</button></div>`;
+    const head = `<div class="fix-head"><h2 tabindex="-1">Corrections</h2>${button("close", "Close", "small ghost")}</div>`;
     const error = `<p class="fix-error" role="alert"${this.error ? "" : " hidden"}>${esc(this.error)}</p>`;
     let html;
     if (this.step === "list") {
       const items = this.list == null
-        ? `<p class="hint">Loading the entries…</p>`
+        ? `<p class="hint">Loading…</p>`
         : this.list.length
           ? `<ol class="fix-list">${this.list.map((e) => `<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${esc(e.line)}</button></li>`).join("")}</ol>`
-          : `<p class="hint">No entry with points to correct yet.</p>`;
-      const adjust = `<div class="fix-form fix-adjust"><h3>Adjust a figure</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", "Figure", figureOptions("meeple"))}<label>Points <input name="adj-points" type="text" inputmode="text" maxlength="6" placeholder="-3" aria-label="Points to add or take away"></label><button type="button" class="btn" data-act="fix-adjust">Adjust…</button></div>`;
-      html = `${head}<p class="hint">Choose an entry to change or delete: the game is worked out again from the log; the message stack keeps its order.</p>${error}${items}${adjust}`;
+          : `<p class="hint">Nothing to correct yet.</p>`;
+      const adjust = `<div class="fix-form fix-adjust"><h3>Adjust a figure</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", "Figure", figureOptions("meeple"))}<label>Points <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", "Adjust…")}</div>`;
+      html = `${head}<p class="hint">Choose an entry to change or delete; the message stack keeps its order.</p>${error}${items}${adjust}`;
     } else if (this.step === "edit") {
       const a = this.edited || this.entry.action;
       const fields = [];
       if (a.type === "score" || a.type === "adjust") fields.push(seats("seat", a.seat));
-      fields.push(`<label>Points <input name="points" type="text" inputmode="${a.type === "adjust" ? "text" : "numeric"}" maxlength="6" value="${a.points}"></label>`);
-      if (a.type === "score") fields.push(select("figure", "Figure", figureOptions(a.figure, "asked / carrier")));
+      fields.push(`<label>Points <input name="points" maxlength="5" value="${a.points}"></label>`);
+      if (a.type === "score") fields.push(select("figure", "Figure", figureOptions(a.figure, ASKED)));
       if (a.type === "adjust") fields.push(select("figure", "Figure", figureOptions(a.figure)));
-      if (a.shares) a.shares.forEach((share, i) => fields.push(select(`figure-${i}`, `${esc(this.page.nameOf(share.seat))}'s figure`, figureOptions(share.figure, "asked / carrier"))));
+      if (a.shares) a.shares.forEach((share, i) => fields.push(select(`figure-${i}`, `${esc(this.page.nameOf(share.seat))}'s figure`, figureOptions(share.figure, ASKED))));
       if (a.type === "score" || a.type === "score_shared") fields.push(select("category", "For", [option("", "—", !a.category), ...CATEGORIES.map((c) => option(c, c, a.category === c))]));
-      const remove = a.type === "resolve_message" ? "" : `<button type="button" class="btn ghost" data-act="fix-delete">Delete this entry…</button>`;
-      html = `${head}<p class="fix-what">${esc(this.entry.line)}</p>${error}<div class="fix-form">${fields.join("")}</div><div class="actions"><button type="button" class="btn primary" data-act="fix-preview">Show what changes</button>${remove}<button type="button" class="btn ghost" data-act="fix-back">Back</button></div>`;
+      const remove = a.type === "resolve_message" ? "" : button("delete", "Delete this entry…", "ghost");
+      html = `${head}<p class="fix-what">${esc(this.entry.line)}</p>${error}<div class="fix-form">${fields.join("")}</div><div class="actions">${button("preview", "Show what changes", "primary")}${remove}${button("back", "Back", "ghost")}</div>`;
     } else {
       const p = this.shown;
-      let body = `<p class="hint">Working out what it changes…</p>`;
+      let body = `<p class="hint">…</p>`;
       if (p) {
         const lapsed = p.lapsed.length
           ? `<div class="fix-lapsed"><h3>No longer applies</h3><ul>${p.lapsed.map((l) => `<li>${esc(l.line)}</li>`).join("")}</ul></div>`
@@ -222,13 +208,14 @@ export class Corrections {
         const rows = view.players.map((pl) => {
           const after = p.scores[pl.seat];
           const cell = (f) => (after[f] === pl[f] ? `${pl[f]}` : `${pl[f]} → <b>${after[f]}</b>`);
-          return `<tr><th>${who(pl.seat)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
+          return `<tr><th>${this.page.swatch(pl.seat)} ${nameHtml(pl.name)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
         });
-        body = `<ul class="fix-lines">${p.lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions"><button type="button" class="btn primary" data-act="fix-confirm">Confirm</button><button type="button" class="btn ghost" data-act="fix-back">Cancel</button></div>`;
+        body = `<ul class="fix-lines">${p.lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
       }
       html = `${head}<p class="fix-what">${esc(this.entry?.line || "")}</p>${error}${body}`;
     }
     fill(this.box, `<div class="tp-card fix" role="region" aria-label="Corrections">${html}</div>`);
-    if (focus) (this.box.querySelector(".fix-form select, .fix-form input, [data-act='fix-confirm']") || this.box.querySelector("h2")).focus();
+    const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-confirm']" }[this.step];
+    if (focus) (this.box.querySelector(start) || this.box.querySelector("h2")).focus();
   }
 }

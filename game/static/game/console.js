@@ -311,9 +311,12 @@ function moveText(l, points) {
   return `${l.from} → ${l.to}${l.laps ? `, +${l.laps} lap${l.laps > 1 ? "s" : ""}` : ""}`;
 }
 
+/** The figure `seat`'s points must go on for the rest of the turn (`per_turn` editions), or null. */
+const fixedFigure = (seat) => (s.view.options.figure_choice === "per_turn" ? s.view.players[seat]?.turn_figure : null);
+
 /** The figure a seat's points go on without asking: fixed for the turn, or their usual one. */
 function usualFigure(seat) {
-  const fixed = s.view.options.figure_choice === "per_turn" ? s.view.players[seat]?.turn_figure : null;
+  const fixed = fixedFigure(seat);
   const preference = seatInfo(seat)?.preference;
   return fixed || (preference === "meeple" || preference === "messenger" ? preference : null);
 }
@@ -417,19 +420,14 @@ function finalAddHtml(seats, points) {
   return `<div class="cs-choices"><button type="button" class="btn primary" data-act="score"${points ? "" : " disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
 }
 
-/** The figure a share of a shared scoring takes: fixed for the turn (per_turn editions), else
- * the one chosen for it in the form, else the seat's usual one; null: the server asks. */
-function shareFigure(seat) {
-  const fixed = s.view.options.figure_choice === "per_turn" ? s.view.players[seat]?.turn_figure : null;
-  return fixed || s.draft.figures[seat] || usualFigure(seat);
-}
+/** A share's figure: fixed this turn, else chosen in the form, else usual; null: asked. */
+const shareFigure = (seat) => fixedFigure(seat) || s.draft.figures[seat] || usualFigure(seat);
 
-/** A shared scoring, entered once: each player sharing it chooses the figure their points go
- * on (per-scoring editions), or shows the one fixed for them this turn. */
+/** A shared scoring, one entry: a figure per player, or the one fixed for them this turn. */
 function sharesHtml(seats, points) {
   const v = s.view;
   const rows = seats.map((seat) => {
-    const fixed = v.options.figure_choice === "per_turn" ? v.players[seat].turn_figure : null;
+    const fixed = fixedFigure(seat);
     const on = shareFigure(seat);
     const choices = ["meeple", "messenger"].map((figure) => {
       const l = landing(seat, figure, points);
@@ -438,17 +436,17 @@ function sharesHtml(seats, points) {
       return `<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${on === figure}"${barred}>${FIGURE[figure]} <span>${moveText(l, points)}</span>${dark}</button>`;
     });
     const note = fixed ? `<small class="hint">fixed this turn</small>` : on ? "" : `<small class="hint">asked after</small>`;
-    return `<div class="cs-share">${swatch(seat)} <span class="cs-share-name">${nameHtml(nameOf(seat))}</span>${choices.join("")}${note}</div>`;
+    return `<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b>${choices.join("")}${note}</div>`;
   });
   const who = seats.map((seat) => nameHtml(nameOf(seat))).join(" and ");
   const label = points ? `Score ${pts(points)} each for ${who}` : "Choose the points";
-  return `<div class="cs-fig cs-shares">${rows.join("")}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter"${points ? "" : " disabled"}>${label}</button></div><p class="hint">One entry for all of them: it counts for each or for none. Only the player whose turn it is draws messages.</p></div>`;
+  return `<div class="cs-fig cs-shares">${rows.join("")}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter"${points ? "" : " disabled"}>${label}</button></div><p class="hint">One entry for all. Only the player whose turn it is draws messages.</p></div>`;
 }
 
 function figureButtons(seat, points) {
   const v = s.view;
   const pl = v.players[seat];
-  const fixed = v.options.figure_choice === "per_turn" ? pl.turn_figure : null;
+  const fixed = fixedFigure(seat);
   const preference = seatInfo(seat)?.preference;
   const active = seat === v.active_seat;
   const buttons = ["meeple", "messenger"].map((figure) => {
@@ -526,12 +524,8 @@ async function openFix() {
   if (!isHost() || s.fix) return;
   const { Corrections } = await import("./console-fix.js");
   s.fix = new Corrections($("#fix"), {
-    connection,
-    view: () => s.view,
-    nameOf,
-    swatch,
+    connection, view: () => s.view, nameOf, swatch, ask,
     send: (command, seat) => send(command, seat ?? you()),
-    ask,
     closed() {
       s.fix = null;
       renderUndo();
@@ -552,7 +546,7 @@ function describe(a) {
       return `${each} score ${a.points} each${a.category ? ` for a ${a.category}` : ""}`;
     }
     case "adjust": return `${a.points > 0 ? "+" : "−"}${Math.abs(a.points)} on ${who}'s ${a.figure}`;
-    case "correct": return a.replacement ? "the correction of an entry" : "the deletion of an entry";
+    case "correct": return a.replacement ? "a correction" : "a deletion";
     case "end_turn": return `${who} ends the turn`;
     case "resolve_message": return a.choice === "points" ? `${who} takes the 2 points` : `${who} takes the message's action${a.points != null ? ` (${pts(a.points)})` : ""}`;
     case "choose_figure": return `${who} chooses the ${a.figure}`;
@@ -614,10 +608,9 @@ function plausible(points, seats, run) {
 }
 
 /**
- * The one place a score entry is built and sent: the draft's points and category for its seat
- * on `figure` (none: the seat's usual figure or the server's question), or for several seats as
- * one `score_shared`, each share on the figure chosen for it (none in the final scoring, where
- * each seat's carrier takes it). A refusal puts the whole entry back in the form.
+ * The one place a score entry is built and sent: for one seat on `figure` (none: the usual one
+ * or the server's question), or one `score_shared` for several, each on its own figure (none in
+ * the final scoring: the carrier). A refusal puts the whole entry back in the form.
  */
 function sendEntry(figure) {
   const draft = { ...s.draft, figures: { ...s.draft.figures } };
@@ -776,8 +769,7 @@ function enterKey() {
   sendEntry(seats.length === 1 ? usualFigure(seats[0]) : undefined);
 }
 
-/** M/E in a shared scoring: every share whose figure is free this turn goes on that figure
- * (each can still be changed with its own buttons before Enter scores). */
+/** M/E in a shared scoring: every share free to move it goes on that figure (Enter scores). */
 function allSharesOn(figure) {
   for (const seat of chosenSeats()) {
     if (!panelButton(`button[data-act="share-figure"][data-seat="${seat}"][data-figure="${figure}"]`)) continue;
