@@ -40,7 +40,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 class Engine:
     """The same decisions applied by the engine: what every page must show."""
 
-    def __init__(self) -> None:
+    def __init__(self, preset: str = "c2-hig") -> None:
+        self.preset = preset
         self.actions: list[dict[str, Any]] = []
 
     def add(self, seat: int, kind: str, **keys: Any) -> dict[str, Any]:
@@ -54,7 +55,7 @@ class Engine:
             "format": "carcassonne-messengers/1",
             "mode": "tabletop",
             "players": NAMES,
-            "preset": "c2-hig",
+            "preset": self.preset,
             "messages": MESSAGES,
             "actions": self.actions,
         }
@@ -221,4 +222,42 @@ def test_shared_scorings_and_the_hosts_corrections(server: str, browser: Browser
     assert (view["players"][0]["meeple"], view["players"][0]["messenger"]) == (9, 0)
     expect(host.locator("#log")).to_contain_text("No longer applies")
     expect(bob.locator("#log")).to_contain_text("No longer applies")
+    assert not watch.errors, watch.errors
+
+
+def test_a_shared_scoring_shows_the_figure_fixed_for_the_turn(
+    server: str, browser: Browser
+) -> None:
+    """messengers.md §3, figure_choice = per_turn (c3): once Ann's points of the turn went on her
+    meeple, her share of a shared scoring shows the meeple fixed (the messenger is not offered)
+    while Bob, not yet fixed, chooses his; the one entry fixes his figure for the turn too."""
+    watch = ConsoleWatch()
+    host = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900}).new_page()
+    watch.watch(host, "host")
+    code = create_table(host, "Ann", preset="c3", seats=2, tabletop=True)
+    bob = browser.new_context(base_url=server).new_page()
+    join(bob, code, "Bob", "Orange")
+    host.locator('#start-box button[data-act="start"]').click()
+    panel = host.locator("#panel")
+    engine = Engine("c3")
+    panel.locator('button[data-act="points"][data-n="3"]').click()
+    panel.locator('button[data-act="score"][data-figure="meeple"]').click()
+    view = engine.add(0, "score", points=3, figure="meeple")
+    shows([host, bob], view)
+    assert view["players"][0]["turn_figure"] == "meeple"
+    panel.locator('button[data-act="multi"]').click()
+    panel.locator('button[data-act="seat"]', has_text="Bob").click()
+    panel.locator('button[data-act="points"][data-n="2"]').click()
+    ann = panel.locator('.cs-share:has(button[data-seat="0"])')
+    expect(ann).to_contain_text("fixed this turn")
+    expect(ann.locator('button[data-figure="meeple"]')).to_have_attribute("aria-pressed", "true")
+    expect(ann.locator('button[data-figure="messenger"]')).to_be_disabled()
+    expect(panel.locator('.cs-share:has(button[data-seat="1"])')).to_contain_text("asked after")
+    host.keyboard.press("e")  # every share free to move it: Bob's
+    expect(ann.locator('button[data-figure="meeple"]')).to_have_attribute("aria-pressed", "true")
+    panel.locator('button[data-act="score"]').click()
+    shares = [{"seat": 0, "figure": "meeple"}, {"seat": 1, "figure": "messenger"}]
+    view = engine.add(0, "score_shared", points=2, shares=shares)
+    shows([host, bob], view)
+    assert view["players"][1]["turn_figure"] == "messenger"
     assert not watch.errors, watch.errors

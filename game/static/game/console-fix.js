@@ -203,14 +203,15 @@ export class Corrections {
       let body = `<p class="hint">…</p>`;
       if (p) {
         const lapsed = p.lapsed.length
-          ? `<div class="fix-lapsed"><h3>No longer applies</h3><ul>${p.lapsed.map((l) => `<li>${esc(l.line)}</li>`).join("")}</ul></div>`
+          ? `<ul class="fix-lapsed">${p.lapsed.map((l) => `<li>${esc(l.line)}</li>`).join("")}</ul>`
           : `<p class="hint">Every later entry still applies.</p>`;
         const rows = view.players.map((pl) => {
           const after = p.scores[pl.seat];
           const cell = (f) => (after[f] === pl[f] ? `${pl[f]}` : `${pl[f]} → <b>${after[f]}</b>`);
           return `<tr><th>${this.page.swatch(pl.seat)} ${nameHtml(pl.name)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
         });
-        body = `<ul class="fix-lines">${p.lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
+        const gone = new Set(p.lapsed.map((l) => l.line));
+        body = `<ul class="fix-lines">${p.lines.filter((l) => !gone.has(l)).map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
       }
       html = `${head}<p class="fix-what">${esc(this.entry?.line || "")}</p>${error}${body}`;
     }
