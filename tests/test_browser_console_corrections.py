@@ -212,6 +212,12 @@ def test_shared_scorings_and_the_hosts_corrections(server: str, browser: Browser
     expect(lapsed).to_contain_text("message 1")
     expect(fix.locator('button[data-act="fix-confirm"]')).to_be_focused()
     screenshot(host, "console-deletion-preview.png")
+    # On a phone-sized screen the corrections fit its width.
+    host.set_viewport_size({"width": 390, "height": 844})
+    assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    fix.scroll_into_view_if_needed()
+    screenshot(host, "console-correction-phone.png")
+    host.set_viewport_size({"width": 1280, "height": 900})
     host.keyboard.press("Escape")
     expect(fix.locator('button[data-act="fix-delete"]')).to_be_visible()
     shows(pages, view)
