@@ -349,6 +349,14 @@ def _lapsed(event: Event, names: Sequence[str]) -> str:
     return f"No longer applies: {_entry_words(action, names)}"
 
 
+def _undrawn(event: Event, names: Sequence[str]) -> str:
+    """The message a correction took back while it waited to be decided: "No longer drawn: Ann's
+    message 8 (score and return a follower) goes back on top of the stack"."""
+    whose = _name(names, event["seat"])
+    what = _ACTION_TEXT.get(event["action"], event["action"]).lower()
+    return f"No longer drawn: {whose}'s message {event['message']} ({what}) goes back on top"
+
+
 _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
     "turn_started": _turn_started,
     "tile_drawn": _tile_drawn,
@@ -370,6 +378,7 @@ _NARRATORS: Final[dict[str, Callable[[Event, Sequence[str]], str]]] = {
     "adjusted": _adjusted,
     "corrected": _corrected,
     "lapsed": _lapsed,
+    "undrawn": _undrawn,
 }
 
 NARRATED_EVENTS: Final = frozenset(_NARRATORS)

@@ -284,9 +284,9 @@ def preview(
         "command": command,
         "lines": lines,
         "lapsed": [
-            {"entry": event["entry"], "line": narrate([event], names)[0]}
+            {"entry": event.get("entry"), "line": narrate([event], names)[0]}
             for event in events
-            if event["type"] == "lapsed"
+            if event["type"] in ("lapsed", "undrawn")
         ],
         "scores": [{"meeple": p.meeple, "messenger": p.messenger} for p in after.players],
         "version": table.version,
@@ -384,11 +384,21 @@ def _check_host_only(state: GameState, table: TableHead, sender: _Sender, comman
 
 def _check_shared_sender(table: TableHead, sender: _Sender, command: Command) -> None:
     """A shared scoring comes from the host or from a player who shares it: a player enters
-    points for others only together with their own."""
-    if isinstance(command, ScoreShared) and sender.seat not in command.seats and not sender.host:
+    points for others only together with their own, and chooses only their own figure (each
+    player of a shared scoring chooses theirs where the edition lets them)."""
+    if not isinstance(command, ScoreShared) or sender.host:
+        return
+    if sender.seat not in command.seats:
         raise CommandRefused(
             "not_host",
             "Only the host, or a player among those who share the points, enters a shared scoring.",
+            table.version,
+        )
+    if any(share.figure is not None and share.seat != sender.seat for share in command.shares):
+        raise CommandRefused(
+            "not_host",
+            "Each player chooses the figure for their own share; leave the others' figures open"
+            " (they are asked), or let the host enter it.",
             table.version,
         )
 
@@ -407,7 +417,8 @@ def _check_concurrent(
     round of scoring do not conflict (the order of other seats' entries changes nothing: only the
     active seat draws, judged when the round ends). So a ``score`` or ``score_shared`` is applied
     to the current state when every entry since ``version`` is one too (with the figure choices
-    they asked for), of the same round, none of them for a seat this one credits; it must still
+    they asked for) or a host's adjustment (which draws nothing), of the same round, none of them
+    for a seat this one credits; it must still
     be legal now. Anything else is refused ``stale``, saying what happened meanwhile; an
     ``end_turn`` naming a turn that is over is refused ``turn_over`` instead.
     """
@@ -427,9 +438,9 @@ def _check_concurrent(
     not_counted = f"Meanwhile {meanwhile}; yours were not counted."
     if (
         not since
-        or since[0]["type"] not in _CONCURRENT_TYPES
+        or since[0]["type"] not in _CONCURRENT_TYPES | {Adjust.type}
         or any(
-            action["type"] not in _CONCURRENT_TYPES and action["type"] != ChooseFigure.type
+            action["type"] not in _CONCURRENT_TYPES | {Adjust.type, ChooseFigure.type}
             for action in since
         )
     ):
@@ -450,7 +461,7 @@ def _credited(action: Mapping[str, Any]) -> list[int]:
     """The seats an entry of points credits."""
     if action["type"] == ScoreShared.type:
         return [share["seat"] for share in action["shares"]]
-    if action["type"] == Score.type:
+    if action["type"] in (Score.type, Adjust.type):
         return [action["seat"]]
     return []
 
@@ -482,7 +493,8 @@ def _entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
     kind = action["type"]
     if kind == Score.type:
         points = action["points"]
-        return f"{points} point{'s' * (points != 1)} were entered for {name(action['seat'])}"
+        were = "1 point was" if points == 1 else f"{points} points were"
+        return f"{were} entered for {name(action['seat'])}"
     if kind == ScoreShared.type:
         seats = [name(share["seat"]) for share in action["shares"]]
         return (
@@ -507,6 +519,8 @@ _DONE: Final = {
     "place_tile": "placed a tile",
     "place_follower": "placed a follower",
     "skip_follower": "placed no follower",
+    "adjust": "had points adjusted by the host",
+    "correct": "corrected an earlier entry",
 }
 
 
@@ -525,6 +539,8 @@ def _turn_over(state: GameState, table: TableHead, command: Command, error: Turn
     now = isolate(state.players[state.active].name)
     if command.turn == state.turn:
         return f"{ended}'s turn is already ending; nothing more was ended."
+    if seat == state.active:
+        return f"{ended}'s turn {command.turn} has already ended; {now} plays another turn now."
     return f"{ended}'s turn has already ended; it is {now}'s turn now. Nothing more was ended."
 
 

@@ -393,3 +393,22 @@ def test_a_corrected_entry_names_its_figure_unless_a_figure_choice_follows_it():
     correct(g, 0, {"seat": 0, "type": "score", "points": 6})
     assert (g.player(0).messenger, last(g, "corrected")["lapsed"]) == (6, [])
     replays_identically(g)
+
+
+def test_a_correction_that_undraws_a_waiting_message_says_so():
+    """messengers.md §3 (a messenger ending on a dark space draws a message): Ann's 5 puts her
+    meeple on dark space 5 and her end of turn draws a message, still waiting to be decided;
+    corrected to 4, it is no longer drawn. That message is in no entry, so it cannot lapse like
+    one: an ``undrawn`` event names it and it goes back on top (the stack's order unchanged)."""
+    g = table().score(0, 5, "meeple").end_turn()
+    waiting = g.state.revealed
+    assert waiting is not None
+    stack_before = (waiting.message, *g.state.stack)
+    correct(g, 0, {"seat": 0, "type": "score", "points": 4, "figure": "meeple"})
+    assert g.state.revealed is None
+    assert g.state.stack == stack_before
+    undrawn = last(g, "undrawn")
+    assert (undrawn["seat"], undrawn["message"]) == (0, waiting.message)
+    line = plain(narrate([undrawn], ["Ann", "Bob"])[0])
+    assert line.startswith(f"No longer drawn: Ann's message {waiting.message} (")
+    replays_identically(g)

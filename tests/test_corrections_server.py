@@ -5,6 +5,7 @@ replay of the whole record."""
 
 from __future__ import annotations
 
+import json
 import contextlib
 import random
 from typing import Any
@@ -316,3 +317,21 @@ def test_the_host_lists_the_entries_to_correct_newest_first_within_the_limit() -
     with pytest.raises(CommandRefused) as error:
         correctable(table.code, 1, host=False)
     assert error.value.code == "not_host"
+
+
+def test_a_preview_shows_a_waiting_message_that_would_no_longer_be_drawn() -> None:
+    """Ann's 5 (dark) drew message 3, still waiting; corrected to 4 it is no longer drawn. The
+    preview lists it with what lapses, and the correction's lines say it too."""
+    table = tabletop()
+    send(table, score(5))
+    send(table, {"type": "end_turn"})
+    body = correct(0, {"seat": 0, "type": "score", "points": 4, "figure": "meeple"})
+    shown = preview(table.code, 0, body, host=True)
+    said = [item["line"].replace("\u2068", "").replace("\u2069", "") for item in shown["lapsed"]]
+    assert said == [
+        "No longer drawn: Ann's message 3 (score your smallest monastery) goes back on top"
+    ]
+    table.refresh_from_db()
+    applied = submit_command(table.code, 0, table.version, "undraw", body)
+    assert any(line.endswith("goes back on top") for line in applied.lines)
+    assert json.loads(applied.view_json)["revealed"] is None

@@ -182,7 +182,7 @@ def test_wrong_command_type_is_refused():
     """DESIGN.md: a command of the wrong type for the decision raises IllegalCommand naming
     what the game waits for."""
     g = Game("c2-hig", tiles=["E", "U"])
-    with pytest.raises(IllegalCommand, match="waits for place_tile"):
+    with pytest.raises(IllegalCommand, match="waits for placing a tile"):
         apply(g.state, 0, cmd.SkipFollower())
 
 

@@ -40,15 +40,29 @@ def refused(
 
 
 def test_a_shared_scoring_comes_from_the_host_or_a_sharing_player() -> None:
+    """A player enters a shared scoring only with their own share, and names only their own
+    figure (issue: each player of a shared scoring chooses their own figure)."""
     night = tabletop_night()
     code = night["code"]
     error = refused(code, DAN, 0, shared(4, ANN, CLEO))
     assert error.code == "not_host"
-    applied = submit_command(code, CLEO, 0, "cleo", shared(4, ANN, CLEO))
+    error = refused(code, CLEO, 0, shared(4, ANN, CLEO))
+    assert error.code == "not_host" and "own share" in error.message
+    mine_only = {
+        "type": "score_shared",
+        "points": 4,
+        "shares": [{"seat": ANN}, {"seat": CLEO, "figure": "meeple"}],
+    }
+    applied = submit_command(code, CLEO, 0, "cleo", mine_only)
     assert applied.version == 1
-    applied = submit_command(code, ANN, 1, "ann", shared(3, CLEO, DAN))
-    assert applied.version == 2
-    assert LogEntry.objects.filter(table__code=code).count() == 2
+    # Ann's share waits for her own choice of figure.
+    state = load_state(Table.objects.get(code=code))
+    assert pending(state)["type"] == "choose_figure" and pending(state)["seat"] == ANN
+    submit_command(code, ANN, 1, "ann-figure", {"type": "choose_figure", "figure": "messenger"})
+    assert load_state(Table.objects.get(code=code)).players[ANN].messenger == 4
+    applied = submit_command(code, ANN, 2, "ann", shared(3, CLEO, DAN))
+    assert applied.version == 3
+    assert LogEntry.objects.filter(table__code=code).count() == 3
 
 
 def test_a_late_entry_after_the_turn_ended_says_so() -> None:
@@ -85,7 +99,10 @@ def test_a_late_entry_while_a_figure_is_being_chosen_waits() -> None:
     error = refused(code, DAN, 0, score(3))
     assert error.code == "stale"
     assert error.message.startswith(f"Meanwhile 4 points were entered for {isolated('Cleo')}")
-    assert "yours were not counted (the game waits for choose_figure, not score)" in error.message
+    assert (
+        "yours were not counted (the game waits for a choice of figure, not points)"
+        in error.message
+    )
 
 
 @override_settings(TABLETOP_ENTRIES_PER_TURN=2)
@@ -125,3 +142,27 @@ def test_shares_without_a_figure_follow_each_seats_preference_then_undo_whole() 
     assert [p.score for p in state.players] == [0, 0, 0]
     # Ann's choice, Dan's, then the shared scoring with Cleo's choice made for her: 4 undos.
     assert state.version == 8
+
+
+def test_an_adjustment_for_one_seat_does_not_refuse_a_late_score_for_another() -> None:
+    """The host adjusts Cleo while Dan's phone enters his points against the same version: an
+    adjustment draws nothing and credits Cleo only, so Dan's points count; a late score for
+    Cleo herself is refused and says what happened meanwhile."""
+    night = tabletop_night()
+    code = night["code"]
+    submit_command(
+        code,
+        ANN,
+        0,
+        "adjust-cleo",
+        {"type": "adjust", "points": 3, "figure": "meeple"},
+        as_seat=CLEO,
+        host=True,
+    )
+    applied = submit_command(code, DAN, 0, "dan", score(2))
+    assert applied.version == 2
+    error = refused(code, CLEO, 0, score(4))
+    assert error.code == "stale"
+    assert "had points adjusted by the host" in error.message
+    state = load_state(Table.objects.get(code=code))
+    assert (state.players[CLEO].meeple, state.players[DAN].meeple) == (3, 2)

@@ -286,9 +286,12 @@ class Adjust(Command):
 
     def __post_init__(self) -> None:
         _whole("points", self.points)
-        if not self.points or abs(self.points) > MAX_ENTERED_POINTS:
+        if not self.points:
+            raise MalformedCommand("an adjustment of 0 points changes nothing")
+        if abs(self.points) > MAX_ENTERED_POINTS:
             raise MalformedCommand(
-                f"'points' must be between -{MAX_ENTERED_POINTS} and {MAX_ENTERED_POINTS}, not 0"
+                f"'points' of an adjustment must be between -{MAX_ENTERED_POINTS}"
+                f" and {MAX_ENTERED_POINTS}"
             )
         _one_of("figure", self.figure, _FIGURES)
 
@@ -336,6 +339,25 @@ class Correct(Command):
             "entry": self.entry,
             "replacement": self.replacement,
         }
+
+
+COMMAND_WORDS: Final = {
+    "place_tile": "placing a tile",
+    "place_follower": "placing a follower",
+    "skip_follower": "placing no follower",
+    "choose_figure": "a choice of figure",
+    "resolve_message": "deciding the message",
+    "score": "points",
+    "score_shared": "shared points",
+    "end_turn": "the end of the turn",
+    "end_game": "the end of the game",
+    "finish": "the end of the final scoring",
+    "undo": "an undo",
+    "adjust": "an adjustment",
+    "correct": "a correction",
+}
+"""Each command in words, for refusals a player reads ("the game waits for a choice of figure,
+not shared points")."""
 
 
 COMMAND_TYPES: dict[str, type[Command]] = {

@@ -184,6 +184,18 @@ def correct(
         },
         *lapsed,
     ]
+    waiting = state.revealed
+    if waiting is not None and result.revealed != waiting:
+        # A message drawn and still waiting to be decided is in no entry, so it cannot lapse
+        # like one; it is said all the same, never dropped silently.
+        events.append(
+            {
+                "type": "undrawn",
+                "seat": waiting.seat,
+                "message": waiting.message,
+                "action": waiting.action.value,
+            }
+        )
     revealed = result.revealed
     if revealed is not None and revealed != state.revealed:
         events.append(

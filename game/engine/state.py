@@ -784,11 +784,12 @@ class _Work:
             self.check_turn(step, command.turn)
         allowed = _ALLOWED[type(step)]
         if not isinstance(command, allowed):
-            names = " or ".join(sorted(c.type for c in allowed))
-            raise IllegalCommand(f"the game waits for {names}, not {command.type}")
+            names = " or ".join(sorted(cmd.COMMAND_WORDS.get(c.type, c.type) for c in allowed))
+            what = cmd.COMMAND_WORDS.get(command.type, command.type)
+            raise IllegalCommand(f"the game waits for {names}, not {what}")
         if wanted != ANY_SEAT and seat != wanted and not self.any_seat_may(step, command):
             name = self.players[wanted].name
-            raise NotYourDecision(f"it is {name}'s decision, not seat {seat}'s")
+            raise NotYourDecision(f"it is {name}'s decision, not {self.players[seat].name}'s")
         _DECIDE[type(step)](self, step, seat, command)
 
     def any_seat_may(self, step: Step, command: cmd.Command) -> bool:
