@@ -5,8 +5,8 @@ replay of the whole record."""
 
 from __future__ import annotations
 
-import json
 import contextlib
+import json
 import random
 from typing import Any
 
