@@ -8,6 +8,8 @@ import { colourOf, escapeHtml, nameHtml, renderScoreboard } from "./scoreboard.j
 import { breakdownHtml } from "./ui.js";
 
 const LOG_LINES = 5;
+// Under the board of an online game, where the board needs the room.
+const BOARD_LOG_LINES = 2;
 // How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.
 const OUTCOME_MS = 5000;
 const GAME_OVER_MS = 10000;
@@ -293,8 +295,8 @@ function countsHtml(view) {
   );
 }
 
-function logHtml() {
-  const lines = state.lines.slice(-LOG_LINES);
+function logHtml(count = LOG_LINES) {
+  const lines = state.lines.slice(-count);
   if (!lines.length) return "";
   return (
     `<ol class="pj-log" aria-label="Latest events">` +
@@ -303,15 +305,20 @@ function logHtml() {
   );
 }
 
+/** The message being decided, small, for as long as it is. */
+function pendingCardHtml(view) {
+  const revealed = view.revealed;
+  return revealed
+    ? `<div class="pj-pending-message">` +
+        `<span class="pj-seal">${escapeHtml(revealed.message)}</span>` +
+        `<span class="pj-pending-text">${escapeHtml(revealed.text || ACTION_TEXT[revealed.action] || "")}</span>` +
+        `</div>`
+    : "";
+}
+
 function playingHtml(view) {
   const { main: big, sub } = statusWords(view);
-  const revealed = view.revealed;
-  const card = revealed
-    ? `<div class="pj-pending-message">` +
-      `<span class="pj-seal">${escapeHtml(revealed.message)}</span>` +
-      `<span class="pj-pending-text">${escapeHtml(revealed.text || ACTION_TEXT[revealed.action] || "")}</span>` +
-      `</div>`
-    : "";
+  const card = pendingCardHtml(view);
   return (
     `<div class="pj-centre">` +
     `<div class="pj-status"><p class="pj-turn">${big}</p>` +
@@ -324,20 +331,21 @@ function playingHtml(view) {
   );
 }
 
-/** An online game: whose turn and the counts in one band over the board. */
+/** An online game: whose turn, the message being decided and the counts in a band over the
+ * board, the latest lines of the log under it. */
 function boardHtml(view) {
   const { main: big, sub } = statusWords(view);
-  const counts = [
-    view.tiles_left != null ? `${escapeHtml(view.tiles_left)} tiles left` : "",
-    `${escapeHtml(view.messages_in_stack)} messages in the stack`,
-    `turn ${escapeHtml(view.turn)}`,
-  ].filter(Boolean);
   return (
     `<div class="pj-centre pj-centre--board">` +
-    `<div class="pj-status pj-status--board"><p class="pj-turn">${big}</p>` +
-    `<p class="pj-sub">${sub ? `${sub} · ` : ""}<span class="pj-board-counts">${counts.join(" · ")}</span></p>` +
+    `<div class="pj-band">` +
+    `<div class="pj-status"><p class="pj-turn">${big}</p>` +
+    (sub ? `<p class="pj-sub">${sub}</p>` : "") +
+    `</div>` +
+    pendingCardHtml(view) +
+    countsHtml(view) +
     `</div>` +
     `<div class="pj-board-slot"></div>` +
+    logHtml(BOARD_LOG_LINES) +
     `</div>`
   );
 }
