@@ -284,3 +284,31 @@ def test_the_final_breakdown_shows_every_column_on_every_screen(
             assert not found["scrolls"], (size, found)
     for context in (ann_context, bob_context, tv):
         context.close()
+
+
+def test_the_tabletop_console_names_the_house_rules_in_its_header(
+    server: str, browser: Browser
+) -> None:
+    context = browser.new_context(base_url=server, viewport={"width": 1366, "height": 768})
+    host = context.new_page()
+    host.goto("/")
+    host.locator('label.card:has(input[name="preset"][value="c2-hig"])').click()
+    host.locator("label.card", has_text="At the table").click()
+    host.locator("#name").fill("Ann")
+    host.locator("label.swatch", has_text="Blue").click()
+    host.locator("details.house-rules summary").click()
+    host.locator("#opt_extra_tile").select_option("extra_turn")
+    host.locator("#opt_messages_per_turn").select_option("2")
+    host.get_by_role("button", name="Create the table").click()
+    host.wait_for_url("**/t/*")
+    expect(host.locator("#lobby [data-house-rules]")).to_contain_text(HOUSE_RULES)
+    host.locator("#add-form input[name=name]").fill("Bob")
+    host.locator("#add-form select[name=colour]").select_option("orange")
+    host.locator("#add-form button[type=submit]").click()
+    expect(host.locator("#lobby-seats")).to_contain_text("Bob")
+    host.locator('#start-box button[data-act="start"]').click()
+    header = host.locator(".tp-head [data-house-rules]")
+    expect(header).to_be_visible()
+    expect(header).to_have_attribute("title", f"House rules: {HOUSE_RULES}")
+    expect(header).to_contain_text("House rules:")
+    context.close()
