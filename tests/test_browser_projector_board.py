@@ -227,8 +227,12 @@ COLUMNS_SEEN = """() => {
         seen[th.textContent] = r.left >= Math.max(card.left, name.right) - 1
             && r.right <= Math.min(card.right, innerWidth) + 1 && r.width > 0;
     }
-    return { seen, scrolls: wrap.scrollWidth > wrap.clientWidth + 1, sizes: [wrap.scrollWidth, wrap.clientWidth],
-             page: document.documentElement.scrollWidth <= innerWidth };
+    return {
+        seen,
+        scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
+        sizes: [wrap.scrollWidth, wrap.clientWidth],
+        page: document.documentElement.scrollWidth <= innerWidth,
+    };
 }"""
 
 EXPECTED_COLUMNS = ["During play", "Roads", "Cities", "Monasteries", "Fields", "Total"]
