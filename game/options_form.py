@@ -85,3 +85,24 @@ def overrides_from_form(form: Mapping[str, str]) -> dict[str, Any]:
         if text:
             overrides[field["name"]] = _option_value(field["name"], text)
     return overrides
+
+
+def house_rules(preset: str, overrides: Mapping[str, Any] | None) -> list[str]:
+    """The options of a table that differ from its edition's preset, in the words of the form
+    that set them ("Alone on the dark space: On"), for every page to show as they are: players
+    must know the rules they play by, and the pages never work out rules themselves. An
+    override equal to the preset's value is no house rule and is not listed.
+    """
+    if not overrides or preset not in PRESETS:
+        return []
+    edition = PRESETS[preset]
+    rules = []
+    for field in OPTION_FIELDS:
+        name = field["name"]
+        if name not in overrides:
+            continue
+        text = _form_value(overrides[name])
+        if text != _form_value(getattr(edition, name)):
+            words = {key: label for key, label in field["choices"]}.get(text, text)
+            rules.append(f"{field['label']}: {words}")
+    return rules

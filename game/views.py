@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import ipaddress
 import re
 from typing import Any, Final
 
@@ -12,9 +13,12 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from messengers.serve import is_loopback
 
 from .address_limits import HourlyLimit
 from .catalogue import catalogue_json
@@ -29,7 +33,7 @@ from .lobby import (
     join_table,
 )
 from .models import Seat, Table
-from .options_form import OPTION_FIELDS, overrides_from_form
+from .options_form import OPTION_FIELDS, house_rules, overrides_from_form
 from .seating import claim
 from .stories import results_csv, story_json
 from .tables import downloadable_record
@@ -169,6 +173,7 @@ def _table_page(
         "colours": _colours({s.colour for s in seats}),
         "colour_map": _colour_map(),
         "catalogue": catalogue_json(),
+        "house_rules": house_rules(table.preset, table.overrides),
     }
     if table.mode == "tabletop" and table.status != Table.Status.LOBBY:
         # No board to draw: the scoreboard console takes the table page's place.
@@ -276,9 +281,40 @@ def projector(request: HttpRequest, code: str) -> HttpResponse:
         "table": table,
         "join_url": join_url,
         "qr_svg": qr_svg,
+        "qr_warning": _local_only(request, f"/t/{table.code}/projector"),
         "colour_map": _colour_map(),
+        "house_rules": house_rules(table.preset, table.overrides),
+        # The board of an online game (board.js, loaded only then) draws from the catalogue.
+        "catalogue": catalogue_json() if table.mode == "board" else None,
     }
     return render(request, "game/projector.html", context)
+
+
+def _local_only(request: HttpRequest, path: str) -> dict[str, Any] | None:
+    """Whether the page was opened through an address that only this computer can reach
+    (localhost, 127.0.0.1, ::1): a QR code of it sends every phone to itself. Then the
+    projector's address on the network, when the server is reachable there (a game night's
+    `make run HOST=0.0.0.0` allows this machine's network addresses; messengers/serve.py)."""
+    name, port = split_domain_port(request.get_host())
+    if not is_loopback(name):
+        return None
+    port = port or request.get_port()
+    addresses = [
+        allowed
+        for allowed in settings.ALLOWED_HOSTS
+        if _is_address(allowed) and not is_loopback(allowed)
+    ]
+    suffix = "" if port in ("80", "443") else f":{port}"
+    lan = f"{request.scheme}://{addresses[0]}{suffix}{path}" if addresses else None
+    return {"lan_url": lan}
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 @require_GET

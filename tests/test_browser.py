@@ -467,9 +467,12 @@ def expect_projector(page: Page, view: dict[str, Any]) -> None:
     if view["finished"]:
         return
     active = view["active_seat"]
+    # In the final phase (the figures merge) nobody has a turn: the page says so.
+    final = bool(view["pending"].get("final"))
     expect(page.locator(".pj-status .pj-turn")).to_have_text(
-        re.compile(rf"{NAMES[active]}\u2019s turn$")
+        "Final scoring" if final else re.compile(rf"{NAMES[active]}\u2019s turn$")
     )
+    expect(page.locator(".sb-players .sb-marker", has_text="turn")).to_have_count(0 if final else 1)
     expect(page.locator(".pj-status .pj-sub")).to_have_text(
         projector_status(view["pending"], active)
     )
@@ -714,9 +717,11 @@ def test_two_players_and_a_projector_play_a_game(
         expect(dock.locator(".ranking b")).to_have_text(scores)
     projector = table.projector
     expect(projector.locator("main")).to_have_attribute("data-status", "finished")
-    expect(projector.locator(".pj-ranking .pj-rank-place")).to_have_text(["1", "2"])
-    expect(projector.locator(".pj-ranking .pj-rank-name")).to_have_text(names)
-    expect(projector.locator(".pj-ranking .pj-rank-score")).to_have_text(scores)
+    # The ranking, with the points of every category (the finished table's final_scoring).
+    ranked = projector.locator(".pj-breakdown tbody")
+    expect(ranked.locator("th .pj-rank-place")).to_have_text(["1", "2"])
+    expect(ranked.locator("th")).to_contain_text(names)
+    expect(ranked.locator("td:last-child")).to_have_text(scores)
     screenshot(table.ann.page, "table-desktop-game-over.png")
     screenshot(table.bob.page, "table-phone-game-over.png")
 

@@ -93,7 +93,10 @@ OVERLAY_AT = """version => {
         key: overlay.dataset.key || "",
         text: overlay.hidden ? "" : overlay.innerText.replace(/\\s+/g, " ").trim(),
         status: main.dataset.status,
-        ranking: document.querySelectorAll(".pj-ranking li").length,
+        ranking: document.querySelectorAll(".pj-ranking li, .pj-breakdown tbody tr").length,
+        turn: document.querySelector(".pj-status .pj-turn")?.innerText ?? "",
+        turnMarks: [...document.querySelectorAll(".sb-players .sb-marker")]
+            .filter((mark) => mark.textContent === "turn").length,
     };
 }"""
 
@@ -215,12 +218,18 @@ def test_reveals_follow_the_state_of_the_table(server: str, browser: Browser) ->
         shown = overlay_at(projector, current["version"])
         assert shown["hidden"] and shown["status"] == "playing" and shown["ranking"] == 0, shown
         assert not current["finished"]
+        # Nobody's turn in the final phase: no "Bob's turn", no turn mark on the track.
+        assert shown["turn"] == "Final scoring" and shown["turnMarks"] == 0, shown
     expect(projector.locator(".pj-turn")).to_contain_text("Final scoring")
     view = host.command(0, "finish")
     assert view["finished"]
     shown = overlay_at(projector, view["version"])
     assert shown["key"] == "over" and "Ann wins with 15 points" in shown["text"], shown
     assert shown["status"] == "finished" and shown["ranking"] == 2
+    # Under the winners' note, the ranking shows where the points came from.
+    breakdown = projector.locator(".pj-breakdown table.breakdown")
+    expect(breakdown.locator("thead th")).to_have_text(["", "During play", "Cities", "Total"])
+    expect(breakdown.locator("tbody td:last-child")).to_have_text(["15", "0"])
     assert not watch.errors, watch.errors
 
 
@@ -429,3 +438,50 @@ def test_full_screen_and_a_screen_kept_awake(server: str, browser: Browser) -> N
     screenshot(other, "projector-lobby-1024x768.png")
     for context in (host.context, tv, plain):
         context.close()
+
+
+HOLD_SOCKETS = """(() => {
+    // The page's websockets, kept to be closed by the test; while `holdSockets` is set, a new
+    // one goes to a port where nothing listens, so the page stays reconnecting.
+    const Real = window.WebSocket;
+    window.openSockets = [];
+    window.holdSockets = false;
+    window.WebSocket = class extends Real {
+        constructor(url, ...rest) {
+            super(window.holdSockets ? "ws://127.0.0.1:9/" : url, ...rest);
+            window.openSockets.push(this);
+        }
+    };
+})()"""
+
+
+def test_presence_is_unknown_while_the_projector_reconnects(
+    server: str, browser: Browser, six_players: str
+) -> None:
+    """The presence dots are the projector's last news of the players: while its own connection
+    is down they say nothing (grey, "unknown"), and come back with the next snapshot."""
+    tv = browser.new_context(base_url=server, viewport={"width": 1280, "height": 720})
+    tv.add_init_script(HOLD_SOCKETS)
+    projector = tv.new_page()
+    projector.goto(f"/t/{six_players}/projector")
+    main = projector.locator("main.pj")
+    on = projector.locator(".sb-players .sb-conn.is-on")
+    # The host's own socket holds Ann's seat: her dot is green.
+    expect(main).to_have_attribute("data-link", "live")
+    expect(on).to_have_count(1)
+    projector.evaluate(
+        "() => { window.holdSockets = true; window.openSockets.forEach((s) => s.close()); }"
+    )
+    expect(projector.locator("#pj-conn")).to_have_attribute("data-state", "reconnecting")
+    expect(main).to_have_attribute("data-link", "lost")
+    expect(on).to_have_count(0)
+    dots = projector.locator(".sb-players .sb-conn")
+    expect(dots).to_have_count(6)
+    for index in range(6):
+        expect(dots.nth(index)).to_have_attribute("title", "unknown while reconnecting")
+    assert dots.first.evaluate("dot => getComputedStyle(dot).borderStyle") == "dashed"
+    projector.evaluate("() => { window.holdSockets = false; }")
+    expect(projector.locator("#pj-conn")).to_have_attribute("data-state", "open", timeout=30_000)
+    expect(main).to_have_attribute("data-link", "live")
+    expect(on).to_have_count(1)
+    tv.close()

@@ -337,7 +337,8 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
         f"{winner['name']} wins with {winner['score']} points", timeout=40_000
     )
     expect(overlay).to_be_hidden(timeout=40_000)
-    expect(projector.locator(".pj-ranking")).to_be_visible()
+    # The ranking with every category's points (the finished table's final_scoring).
+    expect(projector.locator(".pj-breakdown .breakdown")).to_contain_text("Fields")
     screenshot(projector, "projector-tabletop-final.png")
     assert not watch.errors, watch.errors
 

@@ -13,6 +13,7 @@ from game.engine import record
 from game.engine.autoplay import random_command
 from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Seat, Table
+from game.options_form import house_rules
 from game.services import submit_command
 from game.tables import load_state
 
@@ -137,6 +138,67 @@ def test_the_projector_shows_a_qr_code_of_the_join_link() -> None:
     assert page.status_code == 200
     assert page.context["join_url"] == f"http://testserver/t/{table.code}"
     assert "<svg" in page.context["qr_svg"]
+
+
+def test_house_rules_are_named_in_words_where_they_differ_from_the_edition() -> None:
+    """Only options that differ from the preset are house rules, in the create form's words and
+    order; an override equal to the edition's value (c2-zmg has the alone rule) is none."""
+    assert house_rules("c2-zmg", {"messages_per_turn": 1, "alone_rule": True}) == [
+        "Messages per turn: 1"
+    ]
+    assert house_rules("c3", {"messages_per_turn": None, "chain": True}) == [
+        "Chained messages: Yes",
+        "Messages per turn: No cap",
+    ]
+    assert house_rules("c2-hig", {}) == []
+
+
+def test_the_lobby_table_and_projector_pages_name_the_house_rules() -> None:
+    client = Client()
+    create(client, opt_alone_rule="true", opt_extra_tile="extra_turn")
+    table = Table.objects.get()
+    words = "Alone on the dark space: On · One more tile: Extra turn"
+    for page in (client.get(f"/t/{table.code}"), Client().get(f"/t/{table.code}/projector")):
+        assert page.context["house_rules"] == words.split(" · ")
+        assert words in page.content.decode()
+    plain = Client()
+    create(plain)
+    other = Table.objects.exclude(pk=table.pk).get()
+    assert "House rules" not in plain.get(f"/t/{other.code}").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed", "warning"),
+    [
+        ("127.0.0.1:8000", ["localhost", "127.0.0.1"], {"lan_url": None}),
+        (
+            "localhost:8000",
+            ["localhost", "192.168.1.20", "[::1]"],
+            {"lan_url": "http://192.168.1.20:8000/t/{code}/projector"},
+        ),
+        (
+            "[::1]:8000",
+            ["[::1]", "[fd00::7]"],
+            {"lan_url": "http://[fd00::7]:8000/t/{code}/projector"},
+        ),
+        ("192.168.1.20:8000", ["192.168.1.20"], None),
+        ("game.example.org", ["game.example.org"], None),
+    ],
+)
+def test_the_projector_warns_when_its_address_only_works_on_this_computer(
+    host: str, allowed: list[str], warning: dict | None
+) -> None:
+    """A QR code of localhost sends every phone to itself: the page says so, with the network
+    address when the server allows one (a game night's `make run HOST=0.0.0.0`)."""
+    create(Client())
+    table = Table.objects.get()
+    with override_settings(ALLOWED_HOSTS=allowed):
+        page = Client().get(f"/t/{table.code}/projector", HTTP_HOST=host)
+    assert page.status_code == 200
+    if warning and warning["lan_url"]:
+        warning = {"lan_url": warning["lan_url"].format(code=table.code)}
+    assert page.context["qr_warning"] == warning
+    assert ("Phones cannot open this address" in page.content.decode()) == (warning is not None)
 
 
 @override_settings(FIXED_TILES=["E", "U"], FIXED_MESSAGES=[str(m) for m in range(1, 9)])

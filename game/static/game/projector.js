@@ -1,11 +1,15 @@
 // The big-screen view of a table: the score track, whose turn it is, the counts, the latest log
 // lines, the message being decided (shown large while it is, then its outcome briefly) and the
-// final ranking. Read-only: it listens as a spectator and reconnects by itself.
+// final ranking with its breakdown; at an online game also the board (board.js, loaded only
+// then). Read-only: it listens as a spectator and reconnects by itself.
 
 import { TableConnection } from "./connection.js";
 import { colourOf, escapeHtml, nameHtml, renderScoreboard } from "./scoreboard.js";
+import { breakdownHtml } from "./ui.js";
 
 const LOG_LINES = 5;
+// Under the board of an online game, where the board needs the room.
+const BOARD_LOG_LINES = 2;
 // How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.
 const OUTCOME_MS = 5000;
 const GAME_OVER_MS = 10000;
@@ -40,6 +44,10 @@ const state = {
   table: null,
   view: null,
   lines: [],
+  // Whether this page's own connection is live: while it is not, nobody's presence is known.
+  live: false,
+  // The board of an online game: {board, box, tiles} once board.js is in.
+  board: null,
 };
 
 // The join link reads better without its scheme.
@@ -94,6 +102,7 @@ function statusWords(view) {
   const activeName = nameHtml(nameOf(active));
   let main = `${swatch(active)}<span>${nameHtml(nameOf(active))}\u2019s turn</span>`;
   let sub = "";
+  if (finalPhase(view)) main = "<span>Final scoring</span>";
   if (!pending) return { main, sub };
   const seat = pending.seat;
   const who = seat == null ? "" : nameHtml(nameOf(seat));
@@ -118,7 +127,6 @@ function statusWords(view) {
         : "Points are being entered at the table";
       break;
     case "finish":
-      main = "<span>Final scoring</span>";
       sub = "The final scores are being entered at the table";
       break;
     default:
@@ -162,13 +170,22 @@ function render() {
     .filter(Boolean)
     .join(" · ");
 
-  const { centre } = renderScoreboard(elements.score, view, table, { large: true });
+  // In the final phase nobody has a turn: the track marks who decides, not whose turn it was.
+  const shownView = view && finalPhase(view) ? { ...view, active_seat: null } : view;
+  const { centre } = renderScoreboard(elements.score, shownView, presenceShown(table), { large: true });
+  main.dataset.link = state.live ? "live" : "lost";
+  if (!state.live) {
+    for (const dot of elements.score.querySelectorAll(".sb-conn")) dot.title = "unknown while reconnecting";
+  }
+  const onBoard = table.mode === "board" && view && !finished;
   let html;
   if (lobby) html = lobbyHtml(table);
-  else if (finished && view) html = finishedHtml(view);
+  else if (finished && view) html = finishedHtml(view, table);
+  else if (onBoard) html = boardHtml(view);
   else if (view) html = playingHtml(view);
   else html = `<div class="pj-centre"><p class="pj-turn"><span>Starting…</span></p></div>`;
   centre.innerHTML = html;
+  if (onBoard) showBoard(centre.querySelector(".pj-board-slot"), view);
 
   // The QR code stands large in the middle while seats are being taken, small beside it later.
   const slot = centre.querySelector(".pj-qr-slot");
@@ -179,6 +196,45 @@ function render() {
   const open = lobby && table.seats.length < table.max_seats;
   elements.joinLabel.textContent = open ? "Scan to join" : "Follow on your phone";
   followStory(view, finished);
+}
+
+/** The table with every seat's presence unknown while this page is itself reconnecting: the
+ * dots it last received may be long out of date. */
+function presenceShown(table) {
+  if (state.live) return table;
+  return { ...table, seats: table.seats.map((seat) => ({ ...seat, connected: false })) };
+}
+
+// The board of an online game: board.js draws it read-only, fitted to the middle of the track
+// and fitted again whenever a tile is added or the screen changes size.
+let boardLoading = null;
+
+function showBoard(slot, view) {
+  if (!slot) return;
+  if (!state.board) {
+    boardLoading ??= loadBoard();
+    boardLoading.then(() => render());
+    return;
+  }
+  const { board, box } = state.board;
+  slot.appendChild(box);
+  board.setView(view, (seat) => colourOf(seatInfo(seat)?.colour));
+  const tiles = view.board?.tiles?.length ?? 0;
+  if (tiles !== state.board.tiles) {
+    state.board.tiles = tiles;
+    board.centre();
+  }
+}
+
+async function loadBoard() {
+  const { Board } = await import("./board.js");
+  const catalogue = JSON.parse(document.getElementById("tile-catalogue").textContent);
+  const box = document.createElement("div");
+  box.className = "pj-board";
+  box.innerHTML = `<svg class="pj-board-svg" role="img" aria-label="The board"></svg>`;
+  const board = new Board(box.firstElementChild, catalogue);
+  new ResizeObserver(() => board.centre()).observe(box);
+  state.board = { board, box, tiles: -1 };
 }
 
 // The story (story.js, loaded when first shown): "Story" or the S key shows and hides it during
@@ -239,8 +295,8 @@ function countsHtml(view) {
   );
 }
 
-function logHtml() {
-  const lines = state.lines.slice(-LOG_LINES);
+function logHtml(count = LOG_LINES) {
+  const lines = state.lines.slice(-count);
   if (!lines.length) return "";
   return (
     `<ol class="pj-log" aria-label="Latest events">` +
@@ -249,15 +305,20 @@ function logHtml() {
   );
 }
 
+/** The message being decided, small, for as long as it is. */
+function pendingCardHtml(view) {
+  const revealed = view.revealed;
+  return revealed
+    ? `<div class="pj-pending-message">` +
+        `<span class="pj-seal">${escapeHtml(revealed.message)}</span>` +
+        `<span class="pj-pending-text">${escapeHtml(revealed.text || ACTION_TEXT[revealed.action] || "")}</span>` +
+        `</div>`
+    : "";
+}
+
 function playingHtml(view) {
   const { main: big, sub } = statusWords(view);
-  const revealed = view.revealed;
-  const card = revealed
-    ? `<div class="pj-pending-message">` +
-      `<span class="pj-seal">${escapeHtml(revealed.message)}</span>` +
-      `<span class="pj-pending-text">${escapeHtml(revealed.text || ACTION_TEXT[revealed.action] || "")}</span>` +
-      `</div>`
-    : "";
+  const card = pendingCardHtml(view);
   return (
     `<div class="pj-centre">` +
     `<div class="pj-status"><p class="pj-turn">${big}</p>` +
@@ -270,19 +331,50 @@ function playingHtml(view) {
   );
 }
 
-function finishedHtml(view) {
-  const rows = ranking(view)
-    .map(
-      ({ player, rank }) =>
-        `<li class="pj-rank pj-rank-${rank}"><span class="pj-rank-place">${rank}</span>` +
-        `${swatch(player.seat)}<span class="pj-rank-name">${nameHtml(player.name)}</span>` +
-        `<span class="pj-rank-score">${player.score}</span></li>`,
-    )
-    .join("");
+/** An online game: whose turn, the message being decided and the counts in a band over the
+ * board, the latest lines of the log under it. */
+function boardHtml(view) {
+  const { main: big, sub } = statusWords(view);
+  return (
+    `<div class="pj-centre pj-centre--board">` +
+    `<div class="pj-band">` +
+    `<div class="pj-status"><p class="pj-turn">${big}</p>` +
+    (sub ? `<p class="pj-sub">${sub}</p>` : "") +
+    `</div>` +
+    pendingCardHtml(view) +
+    countsHtml(view) +
+    `</div>` +
+    `<div class="pj-board-slot"></div>` +
+    logHtml(BOARD_LOG_LINES) +
+    `</div>`
+  );
+}
+
+/** The ranking, with every category's points once the snapshot brings them (`final_scoring`):
+ * one table, best first, the place beside each name. */
+function finishedHtml(view, table) {
+  const ranked = ranking(view);
+  let body;
+  if (table.final_scoring) {
+    const place = new Map(ranked.map(({ player, rank }) => [player.seat, rank]));
+    const placed = (seat) => `<span class="pj-rank-place">${place.get(seat)}</span>${swatch(seat)}`;
+    const players = ranked.map(({ player }) => player);
+    body = `<div class="pj-breakdown">${breakdownHtml(table.final_scoring, players, placed)}</div>`;
+  } else {
+    const rows = ranked
+      .map(
+        ({ player, rank }) =>
+          `<li class="pj-rank pj-rank-${rank}"><span class="pj-rank-place">${rank}</span>` +
+          `${swatch(player.seat)}<span class="pj-rank-name">${nameHtml(player.name)}</span>` +
+          `<span class="pj-rank-score">${player.score}</span></li>`,
+      )
+      .join("");
+    body = `<ol class="pj-ranking">${rows}</ol>`;
+  }
   return (
     `<div class="pj-centre pj-centre--over">` +
     `<p class="pj-turn"><span>Game over</span></p>` +
-    `<ol class="pj-ranking">${rows}</ol>` +
+    body +
     `</div>`
   );
 }
@@ -296,6 +388,11 @@ function setConnection(status) {
   };
   elements.conn.dataset.state = status;
   elements.conn.querySelector(".pj-conn-text").textContent = words[status] || status;
+  // Live again once the snapshot that follows brings the seats' presence (onSnapshot).
+  if (status !== "open" && state.live) {
+    state.live = false;
+    render();
+  }
 }
 
 // Message reveals -------------------------------------------------------------------------------
@@ -474,6 +571,7 @@ new TableConnection(code, {
     sawPlay = sawPlay || message.table.status === "playing";
     state.table = message.table;
     state.view = message.view;
+    state.live = true;
     if (!message.view) state.lines = [];
     render();
     // A snapshot of the state already shown (a seat's change, the record becoming available)

@@ -78,7 +78,7 @@ export function breakdownHtml(rows, players, swatch) {
       return `<tr><th>${swatch(pl.seat)} ${nameHtml(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
     })
     .join("");
-  return `<table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 /** The table's entry for `seat` (name, colour, connected…), or null. */
