@@ -552,7 +552,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     shared = host.locator("#cs-refused")
     expect(shared).to_contain_text("Not counted: Ann (messenger) and Cy (messenger) score 3 each.")
     expect(shared).to_contain_text(
-        "Meanwhile 1 point were entered for \u2068Cy\u2069; yours were not counted."
+        "Meanwhile 1 point was entered for \u2068Cy\u2069; yours were not counted."
     )
     expect_scores(pages, view, tv)
     expect(seat_pressed(host)).to_have_count(2)
