@@ -123,10 +123,14 @@ def test_shared_scorings_and_the_hosts_corrections(server: str, browser: Browser
     expect(phone.locator('button[data-act="seat"][aria-pressed="true"]')).to_have_count(2)
     phone.locator('button[data-act="points"][data-n="2"]').tap()
     phone.locator('button[data-act="share-figure"][data-seat="1"][data-figure="messenger"]').tap()
-    phone.locator('button[data-act="share-figure"][data-seat="0"][data-figure="meeple"]').tap()
+    # Ann chooses her own figure: the phone offers none for her share.
+    expect(phone.locator('button[data-act="share-figure"][data-seat="0"]')).to_have_count(0)
+    expect(phone.locator(".cs-share").last).to_contain_text("chooses their own figure")
     phone.locator('button[data-act="score"]').tap()
-    shares = [{"seat": 1, "figure": "messenger"}, {"seat": 0, "figure": "meeple"}]
-    view = engine.add(1, "score_shared", points=2, shares=shares)
+    shares = [{"seat": 1, "figure": "messenger"}, {"seat": 0}]
+    engine.add(1, "score_shared", points=2, shares=shares)
+    host.locator('#panel button[data-act="figure"][data-figure="meeple"]').click()
+    view = engine.add(0, "choose_figure", figure="meeple")
     shows(pages, view)
 
     # The typo of the issue: 66 for Ann's city (confirmed), then Bob's 3 on his meeple.

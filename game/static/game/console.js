@@ -420,6 +420,10 @@ function finalAddHtml(seats, points) {
   return `<div class="cs-choices"><button type="button" class="btn primary" data-act="score"${points ? "" : " disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
 }
 
+/** Whether this page names `seat`'s figure in a shared scoring: the host's does for everyone,
+ * a phone for its own seat only (the others are asked on their own pages). */
+const choosesFigureOf = (seat) => isHost() || seat === you();
+
 /** A share's figure: fixed this turn, else chosen in the form, else usual; null: asked. */
 const shareFigure = (seat) => fixedFigure(seat) || s.draft.figures[seat] || usualFigure(seat);
 
@@ -428,6 +432,10 @@ function sharesHtml(seats, points) {
   const v = s.view;
   const rows = seats.map((seat) => {
     const fixed = fixedFigure(seat);
+    if (!choosesFigureOf(seat)) {
+      const note = fixed ? `${FIGURE[fixed]}, fixed this turn` : "chooses their own figure";
+      return `<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b> <small class="hint">${note}</small></div>`;
+    }
     const on = shareFigure(seat);
     const choices = ["meeple", "messenger"].map((figure) => {
       const l = landing(seat, figure, points);
@@ -621,7 +629,7 @@ function sendEntry(figure) {
     let command = { type: "score", points: draft.points };
     if (seats.length > 1) {
       const shares = seats.map((seat) => {
-        const f = final ? null : shareFigure(seat);
+        const f = final || !choosesFigureOf(seat) ? null : shareFigure(seat);
         return f ? { seat, figure: f } : { seat };
       });
       command = { type: "score_shared", points: draft.points, shares };
