@@ -7,12 +7,11 @@ choices a player has.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from . import commands as cmd
 from .agenda import AwaitPlacement
-from .state import Event, GameState, apply, new_game
+from .state import GameState
 from .views import pending
 
 TABLETOP_POINTS = (1, 2, 3, 4, 5, 8, 10, 12)
@@ -112,24 +111,3 @@ def legal_commands(waiting: dict[str, Any]) -> list[cmd.Command]:
     if kind == "finish":
         return [cmd.Finish()]
     raise ValueError(f"unknown decision {kind!r}")
-
-
-def play_random_game(
-    players: Sequence[str],
-    preset: str,
-    seed: int,
-    *,
-    mode: str = "board",
-    options: dict[str, Any] | None = None,
-    max_commands: int = 5000,
-) -> tuple[GameState, list[Event]]:
-    """Play a whole game with random legal decisions; return the final state and all events."""
-    rng = random.Random(seed)
-    state, events = new_game(players, preset, seed=seed, mode=mode, options=options)
-    for _ in range(max_commands):
-        if state.finished:
-            break
-        seat, command = random_command(state, rng)
-        state, new_events = apply(state, seat, command)
-        events.extend(new_events)
-    return state, events

@@ -326,7 +326,3 @@ _GEOMETRY: Final = {
     letter: {rotation: _geometry(oriented) for rotation, oriented in by_rotation.items()}
     for letter, by_rotation in ORIENTED.items()
 }
-
-
-def _with_open_edges(feature: Feature, open_edges: int) -> Feature:
-    return feature._replace(open_edges=open_edges)
