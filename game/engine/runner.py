@@ -14,9 +14,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, TypedDict, cast
 
-from . import agenda
+from . import agenda, events
 from . import commands as cmd
 from .agenda import (
     AwaitFinalScores,
@@ -43,6 +43,7 @@ from .agenda import (
 )
 from .board import Feature, Follower
 from .errors import IllegalCommand, NotYourDecision, TurnOver
+from .events import Event, Place
 from .messengers import (
     MESSAGE_POINTS,
     MESSAGE_SETS,
@@ -58,7 +59,7 @@ from .messengers import (
 )
 from .presets import ExtraTile, FigureChoice, FinalFigure
 from .scoring import completed_value, final_value, majority_holders
-from .state import Event, GameState, Mode, PlayerState, Revealed
+from .state import GameState, Mode, PlayerState, Revealed
 from .tiles import FeatureKind
 
 ANY_SEAT: Final = -1
@@ -91,6 +92,13 @@ _STATE_ASSIGNERS: Final = tuple(getattr(GameState, name).__set__ for name in _ST
 """Each field's slot setter: ``Work.freeze`` builds a state through them, skipping the frozen
 dataclass's checked assignment of every field, which costs more than a simple command's work."""
 _new_state = object.__new__
+
+
+class _Places(TypedDict, total=False):
+    """What a message's action names in its ``message_resolved`` event."""
+
+    follower: Place
+    feature: Place
 
 
 # The mutable working copy ----------------------------------------------------------------------
@@ -163,9 +171,6 @@ class Work:
     def mode(self) -> Mode:
         return self.setup.mode
 
-    def emit(self, kind: str, **keys: Any) -> None:
-        self.events.append({"type": kind, **keys})
-
     def push(self, *steps: Step) -> None:
         """Put steps at the head of the agenda, in the given order."""
         self.agenda[0:0] = steps
@@ -205,9 +210,8 @@ class Work:
         self.turn += 1
         self.turn_figures = {}
         self.messages_this_turn = 0
-        self.events.insert(
-            first_event, {"type": "turn_started", "seat": step.seat, "turn": self.turn}
-        )
+        started: events.TurnStarted = {"type": "turn_started", "seat": step.seat, "turn": self.turn}
+        self.events.insert(first_event, started)
 
     def draw_tile(self) -> bool:
         """Draw the next tile that fits somewhere, discarding those that fit nowhere."""
@@ -216,9 +220,20 @@ class Work:
             letter, self.bag = self.bag[0], self.bag[1:]
             if self.board.can_place(letter):
                 self.tile = letter
-                self.emit("tile_drawn", seat=self.active, tile=letter, tiles_left=len(self.bag))
+                drawn: events.TileDrawn = {
+                    "type": "tile_drawn",
+                    "seat": self.active,
+                    "tile": letter,
+                    "tiles_left": len(self.bag),
+                }
+                self.events.append(drawn)
                 return True
-            self.emit("tile_discarded", tile=letter, tiles_left=len(self.bag))
+            discarded: events.TileDiscarded = {
+                "type": "tile_discarded",
+                "tile": letter,
+                "tiles_left": len(self.bag),
+            }
+            self.events.append(discarded)
         self.tile = None
         return False
 
@@ -259,13 +274,14 @@ class Work:
                     Award(seat, points, feature.kind.value, details=(("where", described),))
                 )
             steps.append(ReturnFollowers(feature.id))
-        self.emit(
-            "feature_completed",
-            feature=feature.kind.value,
-            tiles=len(feature.tiles),
-            points=completed_value(self.board, feature),
-            **{"where": self.board.describe(min(feature.segments))},
-        )
+        completed: events.FeatureCompleted = {
+            "type": "feature_completed",
+            "feature": feature.kind.value,
+            "tiles": len(feature.tiles),
+            "points": completed_value(self.board, feature),
+            "where": self.board.describe(min(feature.segments)),
+        }
+        self.events.append(completed)
         self.push(*steps)
 
     def seats_from_active(self, seats: Sequence[int]) -> list[int]:
@@ -292,7 +308,12 @@ class Work:
         assert self.board is not None
         player = self.players[follower.seat]
         self.players[follower.seat] = _replace(player, followers=player.followers + 1)
-        self.emit("follower_returned", seat=follower.seat, **self.board.describe(follower.segment))
+        returned: events.FollowerReturned = {
+            "type": "follower_returned",
+            "seat": follower.seat,
+            **self.board.describe(follower.segment),
+        }
+        self.events.append(returned)
 
     def end_round(self, step: EndRound) -> None:
         movements, self.movements = self.movements or [], None
@@ -319,27 +340,40 @@ class Work:
     def draw_message(self, step: DrawMessage) -> None:
         cap = self.options.messages_per_turn
         if cap is not None and self.messages_this_turn >= cap:
-            self.emit("message_capped", seat=self.active, cap=cap)
+            capped: events.MessageCapped = {
+                "type": "message_capped",
+                "seat": self.active,
+                "cap": cap,
+            }
+            self.events.append(capped)
             return
         message, self.stack = self.stack[0], self.stack[1:]
         self.messages_this_turn += 1
         action = MESSAGE_SETS[self.options.message_set][message]
         self.revealed = Revealed(self.active, message, action)
-        self.emit("message_drawn", seat=self.active, message=message, action=action.value)
+        drawn: events.MessageDrawn = {
+            "type": "message_drawn",
+            "seat": self.active,
+            "message": message,
+            "action": action.value,
+        }
+        self.events.append(drawn)
         self.push(AwaitMessage())
 
     def end_turn(self, step: EndTurn) -> None:
         self.tile = None
         if self.extra_turns:
             self.extra_turns -= 1
-            self.emit("extra_turn", seat=self.active)
+            extra: events.ExtraTurn = {"type": "extra_turn", "seat": self.active}
+            self.events.append(extra)
             self.push(StartTurn(self.active))
         else:
             self.push(StartTurn((self.active + 1) % len(self.players)))
 
     def end_game(self, step: EndGame) -> None:
         self.tile = None
-        self.emit("game_ending", turn=self.turn)
+        ending: events.GameEnding = {"type": "game_ending", "turn": self.turn}
+        self.events.append(ending)
         chosen = None if self.options.final_figure is FinalFigure.PLAYER_CHOICE else Figure.MEEPLE
         scoring = FinalScoring() if self.mode is Mode.BOARD else AwaitFinalScores()
         self.agenda = [
@@ -357,7 +391,13 @@ class Work:
             messenger=total if figure is Figure.MESSENGER else 0,
             carrier=figure,
         )
-        self.emit("figures_merged", seat=seat, figure=figure.value, points=total)
+        merged: events.FiguresMerged = {
+            "type": "figures_merged",
+            "seat": seat,
+            "figure": figure.value,
+            "points": total,
+        }
+        self.events.append(merged)
 
     def merge_figures(self, step: MergeFigures) -> None:
         assert step.figure is not None
@@ -390,7 +430,11 @@ class Work:
     def close_game(self, step: CloseGame) -> None:
         self.finished = True
         self.agenda.clear()
-        self.emit("game_over", scores=[player.score for player in self.players])
+        over: events.GameOver = {
+            "type": "game_over",
+            "scores": [player.score for player in self.players],
+        }
+        self.events.append(over)
 
     # Points: the one path every point takes ----------------------------------------------------
 
@@ -425,17 +469,23 @@ class Work:
             self.turn_figures[step.seat] = figure
         if self.movements is not None:
             self.movements.append(Movement(step.seat, figure, start, step.points))
-        self.emit(
-            "points",
-            seat=step.seat,
-            points=step.points,
-            figure=figure.value,
-            reason=step.reason,
-            **dict(step.details),
-            total=total,
-            space=space(total),
-            dark=is_dark(total),
+        # The award's details are the optional keys of a ``points`` event (where, category,
+        # choice, action), named by the code that builds each Award.
+        scored = cast(
+            events.Points,
+            {
+                "type": "points",
+                "seat": step.seat,
+                "points": step.points,
+                "figure": figure.value,
+                "reason": step.reason,
+                **dict(step.details),
+                "total": total,
+                "space": space(total),
+                "dark": is_dark(total),
+            },
         )
+        self.events.append(scored)
 
     def run_award(self, step: Award) -> None:
         figure = self.figure_for(step)
@@ -483,14 +533,15 @@ class Work:
         assert self.board is not None and self.tile is not None
         self.board = self.board.place(self.tile, command.x, command.y, command.rotation)
         self.last_placed = (command.x, command.y)
-        self.emit(
-            "tile_placed",
-            seat=seat,
-            tile=self.tile,
-            x=command.x,
-            y=command.y,
-            rotation=command.rotation,
-        )
+        placed: events.TilePlaced = {
+            "type": "tile_placed",
+            "seat": seat,
+            "tile": self.tile,
+            "x": command.x,
+            "y": command.y,
+            "rotation": command.rotation,
+        }
+        self.events.append(placed)
         self.tile = None
         self.agenda.pop(0)
 
@@ -504,7 +555,12 @@ class Work:
             segment = self.board.segment_named(x, y, command.feature, command.at)
             self.board = self.board.with_follower(seat, segment)
             self.players[seat] = _replace(player, followers=player.followers - 1)
-            self.emit("follower_placed", seat=seat, **self.board.describe(segment))
+            placed: events.FollowerPlaced = {
+                "type": "follower_placed",
+                "seat": seat,
+                **self.board.describe(segment),
+            }
+            self.events.append(placed)
         self.agenda.pop(0)
 
     def decide_figure(self, step: Award, seat: int, command: cmd.ChooseFigure) -> None:
@@ -519,7 +575,7 @@ class Work:
         revealed = self.revealed
         assert revealed is not None
         chain = self.options.chain
-        resolved: Event = {"seat": seat, "message": revealed.message, "choice": command.choice}
+        places: _Places = {}
         then: list[Step] = [OpenRound(chain)]
         self.check_message_keys(revealed, command)
         if command.choice == "points":
@@ -528,12 +584,20 @@ class Work:
         elif self.tabletop:
             points = self.tabletop_action(revealed, command, then)
         else:
-            points = self.board_action(revealed, command, then, resolved)
+            points = self.board_action(revealed, command, then, places)
         if any(isinstance(step, AwaitScores | DrawExtraTile) for step in then):
             then[0] = OpenRound(True)
         then.append(EndRound())
-        resolved["points"] = points
-        self.emit("message_resolved", action=revealed.action.value, **resolved)
+        resolved: events.MessageResolved = {
+            "type": "message_resolved",
+            "action": revealed.action.value,
+            "seat": seat,
+            "message": revealed.message,
+            "choice": command.choice,
+            **places,
+            "points": points,
+        }
+        self.events.append(resolved)
         self.stack = (*self.stack, revealed.message)
         self.revealed = None
         self.agenda.pop(0)
@@ -581,15 +645,17 @@ class Work:
         return command.points
 
     def board_action(
-        self, revealed: Revealed, command: cmd.ResolveMessage, then: list[Step], resolved: Event
+        self, revealed: Revealed, command: cmd.ResolveMessage, then: list[Step], places: _Places
     ) -> int:
+        """Carry out a message's action on the board; name its follower or feature in
+        ``places`` for the ``message_resolved`` event."""
         assert self.board is not None
         action = revealed.action
         details: list[tuple[str, Any]] = [("choice", "action"), ("action", action.value)]
         if action is MessageAction.SCORE_AND_RETURN:
             target = self.return_target(revealed.seat, command)
             points = target.points if command.score else 0
-            resolved["follower"] = self.board.describe(target.segment)
+            places["follower"] = self.board.describe(target.segment)
             if points:
                 then.append(Award(revealed.seat, points, "message", details=tuple(details)))
             then.append(ReturnFollower(target.segment))
@@ -604,8 +670,8 @@ class Work:
                 then.append(DrawExtraTile())
             return 0
         if offer.feature is not None:
-            resolved["feature"] = self.board.describe(offer.feature)
-            details.append(("where", resolved["feature"]))
+            places["feature"] = self.board.describe(offer.feature)
+            details.append(("where", places["feature"]))
         then.append(Award(revealed.seat, offer.points, "message", details=tuple(details)))
         return offer.points
 
@@ -682,10 +748,14 @@ class Work:
     def emit_shared(self, command: cmd.ScoreShared) -> None:
         """One event naming the whole shared scoring, before each seat's ``points`` event, so
         the log can say the points were shared."""
-        shared: Event = {"seats": list(command.seats), "points": command.points}
+        shared: events.SharedScoring = {
+            "type": "shared_scoring",
+            "seats": list(command.seats),
+            "points": command.points,
+        }
         if command.category is not None:
             shared["category"] = command.category
-        self.emit("shared_scoring", **shared)
+        self.events.append(shared)
 
     def decide_final_scores(self, step: AwaitFinalScores, seat: int, command: cmd.Command) -> None:
         if isinstance(command, cmd.ScoreShared):

@@ -34,6 +34,7 @@ from .errors import (
     NotYourDecision,
     OptionError,
 )
+from .events import Event, Undone
 from .messengers import (
     Figure,
     MessageAction,
@@ -50,8 +51,6 @@ FOLLOWERS_PER_PLAYER: Final = 7
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 MESSAGES: Final = tuple(range(1, 9))
-
-Event = dict[str, Any]
 
 
 class Mode(StrEnum):
@@ -327,7 +326,8 @@ def undo_from(
     undone = state.log[target]
     log = (*state.log, cmd.Undo().to_action(seat))
     restored = dataclasses.replace(before, setup=state.setup, log=log)
-    return restored, [{"type": "undone", "seat": seat, "action": dict(undone)}]
+    event: Undone = {"type": "undone", "seat": seat, "action": dict(undone)}
+    return restored, [event]
 
 
 def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
