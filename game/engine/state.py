@@ -228,7 +228,7 @@ def new_game(
         revealed=None,
         finished=False,
     )
-    work = Work(state)
+    work = runner.Work(state)
     work.advance()
     return work.freeze(state.log), work.events
 
@@ -265,7 +265,7 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
         from .corrections import adjust
 
         return adjust(state, seat, command)
-    work = Work(state)
+    work = runner.Work(state)
     work.decide(seat, command)
     work.advance()
     return work.freeze((*state.log, command.to_action(seat))), work.events
@@ -366,28 +366,7 @@ def state_at(state: GameState, version: int) -> GameState:
     return dataclasses.replace(rebuilt, log=state.log[:version])
 
 
-# The turn runner builds on the types above; it is imported last so that it can import them.
-from .runner import ANY_SEAT, STEP_RULES, Work, waiting_for  # noqa: E402
-
-__all__ = [
-    "ANY_SEAT",
-    "FOLLOWERS_PER_PLAYER",
-    "MAX_PLAYERS",
-    "MESSAGES",
-    "MIN_PLAYERS",
-    "STEP_RULES",
-    "Event",
-    "GameState",
-    "Mode",
-    "PlayerState",
-    "Revealed",
-    "Setup",
-    "apply",
-    "effective",
-    "fresh",
-    "new_game",
-    "state_at",
-    "undo_from",
-    "undo_target",
-    "waiting_for",
-]
+# The turn runner builds on the types above: imported last, as a module, so that either module
+# may be imported first (``runner`` imports these types; ``apply`` reads ``runner.Work`` when
+# called).
+from . import runner  # noqa: E402

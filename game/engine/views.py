@@ -39,7 +39,8 @@ from .messengers import (
     space,
 )
 from .presets import PRESET_NAMES
-from .state import ANY_SEAT, GameState, Mode, effective, waiting_for
+from .runner import ANY_SEAT, waiting_for
+from .state import GameState, Mode, effective
 from .tiles import FeatureKind
 
 
