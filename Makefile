@@ -92,7 +92,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy game/engine game/players
+	$(BIN)/mypy game messengers
 
 format: venv
 	$(BIN)/ruff check --fix .

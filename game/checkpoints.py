@@ -76,9 +76,10 @@ def encode(state: GameState) -> bytes:
     return _mac(data) + data
 
 
-def decode(blob: bytes) -> tuple[GameState, list[int]]:
+def decode(blob: bytes | memoryview) -> tuple[GameState, list[int]]:
     """The state ``encode`` wrote and its actions that count; ``CheckpointError`` if the
-    signature or contents are wrong."""
+    signature or contents are wrong. PostgreSQL's driver hands a binary column over as a
+    ``memoryview``."""
     blob = bytes(blob)
     mac, data = blob[:_MAC_SIZE], blob[_MAC_SIZE:]
     if not hmac.compare_digest(mac, _mac(data)):

@@ -353,7 +353,7 @@ def _undrawn(event: Event, names: Sequence[str]) -> str:
     """The message a correction took back while it waited to be decided: "No longer drawn: Ann's
     message 8 (score and return a follower) goes back on top of the stack"."""
     whose = _name(names, event["seat"])
-    what = _ACTION_TEXT.get(event["action"], event["action"]).lower()
+    what = _ACTION_TEXT.get(event["action"], str(event["action"])).lower()
     return f"No longer drawn: {whose}'s message {event['message']} ({what}) goes back on top"
 
 

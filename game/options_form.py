@@ -79,11 +79,11 @@ def _option_value(name: str, text: str) -> Any:
 
 def overrides_from_form(form: Mapping[str, str]) -> dict[str, Any]:
     """The options the form sets; the engine checks the values when the table is created."""
-    overrides = {}
-    for field in OPTION_FIELDS:
-        text = form.get(f"opt_{field['name']}", "")
+    overrides: dict[str, Any] = {}
+    for name in _LABELS:
+        text = form.get(f"opt_{name}", "")
         if text:
-            overrides[field["name"]] = _option_value(field["name"], text)
+            overrides[name] = _option_value(name, text)
     return overrides
 
 
@@ -98,7 +98,7 @@ def house_rules(preset: str, overrides: Mapping[str, Any] | None) -> list[str]:
     edition = PRESETS[preset]
     rules = []
     for field in OPTION_FIELDS:
-        name = field["name"]
+        name = str(field["name"])
         if name not in overrides:
             continue
         text = _form_value(overrides[name])

@@ -32,9 +32,11 @@ def leave(channel: str) -> None:
     the seat to move has been absent decides whether a computer may stand in for it)."""
     row = Connection.objects.filter(channel=channel).values_list("table_id", "seat").first()
     Connection.objects.filter(channel=channel).delete()
-    if row is None or row[1] is None:
+    if row is None:
         return
     table_id, seat = row
+    if seat is None:
+        return
     now = timezone.now()
     if not Connection.objects.filter(
         table_id=table_id, seat=seat, seen__gte=now - TIMEOUT
@@ -43,11 +45,13 @@ def leave(channel: str) -> None:
 
 
 def connected_seats(table: Table) -> set[int]:
-    return set(
-        Connection.objects.filter(
+    return {
+        seat
+        for seat in Connection.objects.filter(
             table=table, seat__isnull=False, seen__gte=timezone.now() - TIMEOUT
         ).values_list("seat", flat=True)
-    )
+        if seat is not None
+    }
 
 
 def summary(code: str) -> list[dict[str, object]]:

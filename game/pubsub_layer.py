@@ -54,6 +54,9 @@ class _ResubscribingPubSub(PubSub):  # type: ignore[misc]
 class _Shard(RedisSingleShardConnection):  # type: ignore[misc]
     """One host's connections, with the ``PubSub`` above."""
 
+    _redis: aioredis.Redis | None
+    """The base class's connection (channels_redis ships no type information)."""
+
     def _ensure_redis(self) -> None:
         if self._redis is None:
             self._redis = aioredis.Redis(connection_pool=create_pool(self.host))

@@ -91,7 +91,8 @@ def _renumber(table: Table, order: Sequence[int]) -> None:
     for old, new in moved.items():
         Seat.objects.filter(pk=seats[old].pk).update(index=new)
     for connection in list(Connection.objects.filter(table=table, seat__in=list(moved))):
-        Connection.objects.filter(pk=connection.pk).update(seat=moved[connection.seat])
+        if connection.seat is not None:  # always: the filter names seats
+            Connection.objects.filter(pk=connection.pk).update(seat=moved[connection.seat])
 
 
 def reorder(code: str, token: str | None, order: object) -> None:

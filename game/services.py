@@ -33,6 +33,7 @@ from .engine.commands import (
 )
 from .engine.corrections import plays
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision, TurnOver
+from .engine.events import LoggedEvent, PlayedBy
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
@@ -65,7 +66,7 @@ class Applied:
     version: int
     command_id: str
     seat: int
-    events: list[Event]
+    events: list[LoggedEvent]
     lines: list[str]
     view_json: str
     finished: bool
@@ -171,6 +172,7 @@ def submit_command(
         if isinstance(parsed, Undo):
             state, entries = _undo(state, table, sender, acting, command_id)
             return _save(table, state, entries, command_id, acting)
+        events: Sequence[LoggedEvent]
         if isinstance(parsed, Correct):
             state, events = _correct(state, table, acting, parsed)
         else:
@@ -182,7 +184,7 @@ def submit_command(
         return _save(table, state, entries, command_id, acting)
 
 
-def played_by(seat: int, level: str) -> Event:
+def played_by(seat: int, level: str) -> PlayedBy:
     """The marker put first in the events of a computer's entry, so that the log says who
     played (narration.py names the seat "Bob (computer)" for the entry's lines)."""
     return {"type": "played_by", "seat": seat, "computer": level}
@@ -364,8 +366,8 @@ def _default_seat(state: GameState, table: TableHead, command: Command) -> int:
         kept = effective(state.log)
         return int(state.log[kept[-1]]["seat"]) if kept else 0
     waiting = pending(state)
-    if waiting is not None and waiting.get("seat") is not None:
-        return int(waiting["seat"])
+    if waiting is not None and waiting["seat"] is not None:
+        return waiting["seat"]
     return state.active
 
 
@@ -583,7 +585,7 @@ def _undo(
             "Only the host can undo another player's entry.",
             table.version,
         )
-    entries = []
+    entries: list[NewEntry] = []
     key = (table.id, table.code)
     for taken in range(count):
         target = kept[-1 - taken] if kept else None
@@ -630,6 +632,7 @@ def set_preference(
             if not Seat.objects.filter(table_id=table.id, index=as_seat).exists():
                 raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.")
             seat = as_seat
+        assert seat is not None  # refused above: a spectator acts only as a host for a seat
         changed = (
             Seat.objects.filter(table_id=table.id, index=seat)
             .exclude(preference=figure)
@@ -654,7 +657,9 @@ def _locked_table(code: str) -> TableHead:
     return table
 
 
-def _entry(state: GameState, events: list[Event], command_id: str, *, automatic: bool) -> NewEntry:
+def _entry(
+    state: GameState, events: Sequence[LoggedEvent], command_id: str, *, automatic: bool
+) -> NewEntry:
     return NewEntry(
         index=state.version - 1,
         action=dict(state.log[-1]),

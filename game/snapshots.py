@@ -34,11 +34,6 @@ def _table(code: str) -> Table:
         raise NoSuchTable(code) from None
 
 
-def seat_for_token(code: str, token: str | None) -> int | None:
-    """The seat index that ``token`` holds at the table, or None for a spectator."""
-    return _seat_of(_table(code), token)
-
-
 def _seat_of(table: Table, token: str | None) -> int | None:
     if not token:
         return None

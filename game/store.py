@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Field
 from django.utils import timezone
 
+from .engine.events import LoggedEvent
 from .jsontext import dumps
 from .models import LogEntry, Table
 
@@ -38,7 +40,7 @@ class NewEntry:
 
     index: int
     action: dict[str, Any]
-    events: list[dict[str, Any]]
+    events: Sequence[LoggedEvent]
     command_id: str
     automatic: bool
     turn: int | None = None
@@ -59,7 +61,10 @@ def _statements(vendor: str) -> _Statements:
     quote = connection.ops.quote_name
 
     def column(model: type[Table] | type[LogEntry], field: str) -> str:
-        return quote(model._meta.get_field(field).column)
+        name = _field(model, field).column
+        if name is None:
+            raise TypeError(f"{model.__name__}.{field} has no column")
+        return quote(name)
 
     table, log = quote(Table._meta.db_table), quote(LogEntry._meta.db_table)
     lock = f"SELECT {column(Table, 'id')}, {column(Table, 'status')}, {column(Table, 'version')}"
@@ -87,8 +92,17 @@ def _statements(vendor: str) -> _Statements:
     )
 
 
-def _prep(model: type[Table] | type[LogEntry], field: str, value: object) -> object:
-    return model._meta.get_field(field).get_db_prep_save(value, connection)
+def _field(model: type[Table] | type[LogEntry], name: str) -> Field[Any, Any]:
+    """A concrete column of ``model`` (``get_field`` may also answer a reverse relation)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
+def _prep(model: type[Table] | type[LogEntry], field: str, value: object) -> Any:
+    """``value`` as the database adapter takes it for ``field`` (a timestamp, say)."""
+    return _field(model, field).get_db_prep_save(value, connection)
 
 
 def lock_table(code: str) -> TableHead | None:

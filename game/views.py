@@ -164,7 +164,7 @@ def _table_page(
         and table.status == Table.Status.LOBBY
         and len(seats) < table.max_seats
     )
-    context = {
+    context: dict[str, Any] = {
         "table": table,
         "seat": seat,
         "host": host,

@@ -13,6 +13,7 @@ MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
 import ipaddress
 import socket
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -181,6 +182,7 @@ _redis_connection = {
     },
     "health_check_interval": REDIS_HEALTH_CHECK_INTERVAL,
 }
+CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if not _redis_url:
     CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.ThrottledInMemoryChannelLayer"}}
 elif CHANNEL_LAYER == "redis-pubsub":

@@ -1,7 +1,7 @@
 """The steps of a turn's agenda (see ``state.py``): what happens next, in order.
 
 A step either runs by itself (drawing a tile, scoring a feature, ending a round) or waits for a
-seat's decision (``state.waiting_for`` tells which). Steps are small immutable values so that the
+seat's decision (``runner.STEP_RULES`` says which). Steps are small immutable values so that the
 agenda can be part of the immutable game state.
 """
 

@@ -7,12 +7,11 @@ choices a player has.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
 
 from . import commands as cmd
 from .agenda import AwaitPlacement
-from .state import Event, GameState, apply, new_game
+from .events import Pending
+from .state import GameState
 from .views import pending
 
 TABLETOP_POINTS = (1, 2, 3, 4, 5, 8, 10, 12)
@@ -27,20 +26,20 @@ def random_command(state: GameState, rng: random.Random) -> tuple[int, cmd.Comma
     waiting = pending(state)
     if waiting is None:
         raise ValueError("the game waits for nothing")
-    seat = waiting["seat"]
-    kind = waiting["type"]
-    if kind == "place_tile":
-        spot = rng.choice(waiting["placements"])
-        return seat, cmd.PlaceTile(spot["x"], spot["y"], rng.choice(spot["rotations"]))
-    if kind == "place_follower":
+    # Only the tabletop's final scores wait for any seat (None); they name their seats below.
+    seat = state.active if waiting["seat"] is None else waiting["seat"]
+    if waiting["type"] == "place_tile":
+        cell = rng.choice(waiting["placements"])
+        return seat, cmd.PlaceTile(cell["x"], cell["y"], rng.choice(cell["rotations"]))
+    if waiting["type"] == "place_follower":
         spots = waiting["spots"]
         if spots and rng.random() < 0.6:
             spot = rng.choice(spots)
             return seat, cmd.PlaceFollower(spot["feature"], spot.get("at"))
         return seat, cmd.SkipFollower()
-    if kind == "choose_figure":
+    if waiting["type"] == "choose_figure":
         return seat, cmd.ChooseFigure(rng.choice(("meeple", "messenger")))
-    if kind == "resolve_message":
+    if waiting["type"] == "resolve_message":
         choice = rng.choice(waiting["choices"])
         if choice["choice"] == "points":
             return seat, cmd.ResolveMessage("points")
@@ -57,21 +56,21 @@ def random_command(state: GameState, rng: random.Random) -> tuple[int, cmd.Comma
                 score=score,
             )
         return seat, cmd.ResolveMessage("action")
-    if kind == "end_turn":
+    if waiting["type"] == "end_turn":
         roll = rng.random()
         if roll < 0.45:
             return rng.randrange(len(state.players)), cmd.Score(rng.choice(TABLETOP_POINTS))
         if waiting["may_end_game"] and state.turn > 40 and roll < 0.55:
             return seat, cmd.EndGame()
         return seat, cmd.EndTurn()
-    if kind == "finish":
+    if waiting["type"] == "finish":
         if rng.random() < 0.6:
             return rng.randrange(len(state.players)), cmd.Score(rng.choice(TABLETOP_POINTS))
         return 0, cmd.Finish()
-    raise ValueError(f"unknown decision {kind!r}")
+    raise ValueError(f"unknown decision {waiting['type']!r}")
 
 
-def legal_commands(waiting: dict[str, Any]) -> list[cmd.Command]:
+def legal_commands(waiting: Pending) -> list[cmd.Command]:
     """Every legal command for the decision ``waiting`` (a ``views.pending`` result), in the
     order ``pending`` lists the choices.
 
@@ -80,19 +79,18 @@ def legal_commands(waiting: dict[str, Any]) -> list[cmd.Command]:
     only where the app knows its points. ``message 8`` with optional scoring is listed both with
     and without scoring.
     """
-    kind = waiting["type"]
-    if kind == "place_tile":
+    if waiting["type"] == "place_tile":
         return [
             cmd.PlaceTile(spot["x"], spot["y"], rotation)
             for spot in waiting["placements"]
             for rotation in spot["rotations"]
         ]
-    if kind == "place_follower":
+    if waiting["type"] == "place_follower":
         spots = [cmd.PlaceFollower(spot["feature"], spot.get("at")) for spot in waiting["spots"]]
         return [cmd.SkipFollower(), *spots]
-    if kind == "choose_figure":
+    if waiting["type"] == "choose_figure":
         return [cmd.ChooseFigure(option["figure"]) for option in waiting["options"]]
-    if kind == "resolve_message":
+    if waiting["type"] == "resolve_message":
         commands: list[cmd.Command] = []
         for choice in waiting["choices"]:
             if choice["choice"] == "points":
@@ -107,29 +105,8 @@ def legal_commands(waiting: dict[str, Any]) -> list[cmd.Command]:
             else:
                 commands.append(cmd.ResolveMessage("action"))
         return commands
-    if kind == "end_turn":
+    if waiting["type"] == "end_turn":
         return [cmd.EndTurn()]
-    if kind == "finish":
+    if waiting["type"] == "finish":
         return [cmd.Finish()]
-    raise ValueError(f"unknown decision {kind!r}")
-
-
-def play_random_game(
-    players: Sequence[str],
-    preset: str,
-    seed: int,
-    *,
-    mode: str = "board",
-    options: dict[str, Any] | None = None,
-    max_commands: int = 5000,
-) -> tuple[GameState, list[Event]]:
-    """Play a whole game with random legal decisions; return the final state and all events."""
-    rng = random.Random(seed)
-    state, events = new_game(players, preset, seed=seed, mode=mode, options=options)
-    for _ in range(max_commands):
-        if state.finished:
-            break
-        seat, command = random_command(state, rng)
-        state, new_events = apply(state, seat, command)
-        events.extend(new_events)
-    return state, events
+    raise ValueError(f"unknown decision {waiting['type']!r}")

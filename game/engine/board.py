@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from .errors import IllegalCommand
+from .events import Place
 from .tiles import (
     EDGE_OFFSETS,
     EDGES,
@@ -153,11 +154,11 @@ class Board:
             raise IllegalCommand(f"the tile at ({x}, {y}) has no {kind} at {at!r}")
         return (x, y, index)
 
-    def describe(self, segment: Segment) -> dict[str, object]:
+    def describe(self, segment: Segment) -> Place:
         """A segment named as records name it: x, y, feature and (except monasteries) at."""
         x, y, index = segment
         tile = self.tiles[(x, y)]
-        described: dict[str, object] = {
+        described: Place = {
             "x": x,
             "y": y,
             "feature": tile.features[index].kind.value,
@@ -326,7 +327,3 @@ _GEOMETRY: Final = {
     letter: {rotation: _geometry(oriented) for rotation, oriented in by_rotation.items()}
     for letter, by_rotation in ORIENTED.items()
 }
-
-
-def _with_open_edges(feature: Feature, open_edges: int) -> Feature:
-    return feature._replace(open_edges=open_edges)

@@ -25,6 +25,7 @@ from typing import Any
 
 from . import commands as cmd
 from .errors import EngineError, IllegalCommand
+from .events import Adjusted, Corrected, Lapsed
 from .messengers import Figure, is_dark, space
 from .state import Event, GameState, Mode, apply, effective, fresh, new_game
 from .views import pending
@@ -101,7 +102,7 @@ def adjust(state: GameState, seat: int, command: cmd.Adjust) -> tuple[GameState,
         changed = dataclasses.replace(player, messenger=total)
     players = (*state.players[:seat], changed, *state.players[seat + 1 :])
     new = dataclasses.replace(state, players=players, log=(*state.log, command.to_action(seat)))
-    event: Event = {
+    event: Adjusted = {
         "type": "adjusted",
         "seat": seat,
         "points": command.points,
@@ -143,7 +144,7 @@ def correct(
     _check_figure_named(new, played[position + 1 : position + 2])
     old, _ = _apply_play(base, original)
     kept: list[Play] = []
-    lapsed: list[Event] = []
+    lapsed: list[Lapsed] = []
     for index, action in played[position + 1 :]:
         was, turn = old.revealed, old.turn
         old, _ = _apply_play(old, action)
@@ -171,17 +172,18 @@ def correct(
             amendments.lapsed | {event["entry"] for event in lapsed},
         ),
     )
+    corrected: Corrected = {
+        "type": "corrected",
+        "seat": seat,
+        "entry": command.entry,
+        "action": dict(original),
+        "replacement": None if replacement is None else dict(replacement),
+        "lapsed": [event["entry"] for event in lapsed],
+        "before": _scores(state),
+        "scores": _scores(result),
+    }
     events: list[Event] = [
-        {
-            "type": "corrected",
-            "seat": seat,
-            "entry": command.entry,
-            "action": dict(original),
-            "replacement": None if replacement is None else dict(replacement),
-            "lapsed": [event["entry"] for event in lapsed],
-            "before": _scores(state),
-            "scores": _scores(result),
-        },
+        corrected,
         *lapsed,
     ]
     waiting = state.revealed
@@ -253,7 +255,7 @@ def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
     no figure choice follows it in the log: every later entry would lapse behind the question.
     The host names the figure in the replacement instead."""
     waiting = pending(new)
-    if waiting is None or waiting["type"] != cmd.ChooseFigure.type:
+    if waiting is None or waiting["type"] != "choose_figure" or waiting["seat"] is None:
         return
     seat = waiting["seat"]
     answer = following[0][1] if following else {}
@@ -295,8 +297,8 @@ def play_events(state: GameState) -> list[Event]:
     return events
 
 
-def _lapsed(index: int, action: Mapping[str, Any], revealed: Any) -> Event:
-    event: Event = {"type": "lapsed", "entry": index, "action": dict(action)}
+def _lapsed(index: int, action: Mapping[str, Any], revealed: Any) -> Lapsed:
+    event: Lapsed = {"type": "lapsed", "entry": index, "action": dict(action)}
     if action.get("type") == cmd.ResolveMessage.type and revealed is not None:
         event["message"] = revealed.message
         event["message_action"] = revealed.action.value

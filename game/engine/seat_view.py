@@ -17,6 +17,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from .events import Pending
 from .state import GameState
 from .views import pending
 
@@ -41,7 +42,7 @@ class SeatView:
     seat: int
     state: GameState
     """The game with hidden orders replaced by sorted multisets (see ``redacted``)."""
-    pending: dict[str, Any] | None
+    pending: Pending | None
     """``views.pending`` of the redacted state: the decision and its legal choices."""
 
 

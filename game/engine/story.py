@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from .commands import parse_command
 from .corrections import plays
+from .events import MessageDrawn, MessageResolved, Points
 from .messengers import MESSAGE_TEXT, MessageAction
 from .state import Event, GameState, Mode, apply, new_game
 
@@ -182,36 +183,36 @@ class _Teller:
             self.history.append(self.row(self.turn, self.seat, "turn", open=False))
         self.eventful = False
 
-    def read(self, events: Sequence[Event]) -> None:
-        for event in events:
+    def read(self, happened: Sequence[Event]) -> None:
+        for event in happened:
             kind = event["type"]
-            if kind == "turn_started":
+            if event["type"] == "turn_started":
                 self.close_turn()
                 self.turn, self.seat = event["turn"], event["seat"]
                 continue
-            if kind == "game_ending":
+            if event["type"] == "game_ending":
                 self.close_turn()
                 self.ending = True
                 continue
             if kind not in _QUIET:
                 self.eventful = True
-            if kind == "points":
+            if event["type"] == "points":
                 self.points(event)
-            elif kind == "adjusted":
+            elif event["type"] == "adjusted":
                 self.figures[event["seat"]][event["figure"]] = event["total"]
                 self.totals[event["seat"]]["during_play"] += event["points"]
-            elif kind == "figures_merged":
+            elif event["type"] == "figures_merged":
                 merged = self.figures[event["seat"]]
                 merged["meeple"] = merged["messenger"] = 0
                 merged[event["figure"]] = event["points"]
-            elif kind == "message_drawn":
+            elif event["type"] == "message_drawn":
                 self.drawn(event)
-            elif kind == "message_resolved":
+            elif event["type"] == "message_resolved":
                 self.resolved(event)
-            elif kind == "game_over":
+            elif event["type"] == "game_over":
                 self.over = True
 
-    def points(self, event: Event) -> None:
+    def points(self, event: Points) -> None:
         seat = event["seat"]
         self.figures[seat][event["figure"]] = event["total"]
         reason = event["reason"]
@@ -222,7 +223,7 @@ class _Teller:
             reason = "during_play"
         self.totals[seat][reason] += event["points"]
 
-    def drawn(self, event: Event) -> None:
+    def drawn(self, event: MessageDrawn) -> None:
         action = MessageAction(event["action"])
         self.messages.append(
             MessageStat(
@@ -236,7 +237,7 @@ class _Teller:
             )
         )
 
-    def resolved(self, event: Event) -> None:
+    def resolved(self, event: MessageResolved) -> None:
         for index in range(len(self.messages) - 1, -1, -1):
             stat = self.messages[index]
             if stat.message == event["message"] and stat.choice is None:

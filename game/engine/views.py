@@ -6,7 +6,7 @@ views carry counts only. The drawn tile and a revealed message are public.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .agenda import (
     AwaitFinalScores,
@@ -18,6 +18,16 @@ from .agenda import (
     MergeFigures,
 )
 from .board import Board
+from .events import (
+    ChooseFigure,
+    FigureOption,
+    MessageChoice,
+    Pending,
+    PlaceFollower,
+    ResolveMessage,
+    ReturnChoice,
+    Spot,
+)
 from .messengers import (
     MESSAGE_POINTS,
     MESSAGE_TEXT,
@@ -29,11 +39,12 @@ from .messengers import (
     space,
 )
 from .presets import PRESET_NAMES
-from .state import ANY_SEAT, GameState, Mode, effective, waiting_for
+from .runner import ANY_SEAT, waiting_for
+from .state import GameState, Mode, effective
 from .tiles import FeatureKind
 
 
-def pending(state: GameState) -> dict[str, Any] | None:
+def pending(state: GameState) -> Pending | None:
     """Who must decide what now, with the legal choices; None once the game is over.
 
     ``seat`` is None when any seat may act (entering final scores at a tabletop game).
@@ -44,10 +55,11 @@ def pending(state: GameState) -> dict[str, Any] | None:
     seat = waiting_for(state, step)
     if seat is None:
         return None
-    result: dict[str, Any] = {"seat": None if seat == ANY_SEAT else seat}
+    shown = None if seat == ANY_SEAT else seat
     if isinstance(step, AwaitPlacement):
         assert state.board is not None and state.tile is not None
-        result |= {
+        return {
+            "seat": shown,
             "type": "place_tile",
             "tile": state.tile,
             "placements": [
@@ -55,60 +67,77 @@ def pending(state: GameState) -> dict[str, Any] | None:
                 for (x, y), rotations in state.board.legal_cells(state.tile)
             ],
         }
-    elif isinstance(step, AwaitFollower):
-        result |= {"type": "place_follower", **follower_spots(state, seat)}
-    elif isinstance(step, Award):
-        result |= {
-            "type": "choose_figure",
-            "points": step.points,
-            "reason": step.reason,
-            **dict(step.details),
-            "options": figure_options(state, seat, step.points),
-        }
-    elif isinstance(step, MergeFigures):
+    if isinstance(step, AwaitFollower):
+        return follower_spots(state, seat)
+    if isinstance(step, Award):
+        # The award's details are the optional keys of the prompt (where, category, choice,
+        # action), named by the code that builds each Award.
+        return cast(
+            ChooseFigure,
+            {
+                "seat": shown,
+                "type": "choose_figure",
+                "points": step.points,
+                "reason": step.reason,
+                **dict(step.details),
+                "options": figure_options(state, seat, step.points),
+            },
+        )
+    if isinstance(step, MergeFigures):
         player = state.players[seat]
-        result |= {
+        return {
+            "seat": shown,
             "type": "choose_figure",
             "final": True,
             "points": player.score,
             "options": figure_options(state, seat, player.score, merge=True),
         }
-    elif isinstance(step, AwaitMessage):
-        result |= {"type": "resolve_message", **message_choices(state)}
-    elif isinstance(step, AwaitScores):
-        result |= {
+    if isinstance(step, AwaitMessage):
+        return message_choices(state)
+    if isinstance(step, AwaitScores):
+        return {
+            "seat": shown,
             "type": "end_turn",
             "turn": state.turn,
             "extra_tile": step.extra,
             "anyone_may_score": True,
+            "may_end_game": not step.extra and not state.movements,
         }
-        result["may_end_game"] = not step.extra and not state.movements
-    elif isinstance(step, AwaitFinalScores):
-        result |= {"type": "finish", "anyone_may_score": True}
-    return result
+    if isinstance(step, AwaitFinalScores):
+        return {"seat": shown, "type": "finish", "anyone_may_score": True}
+    raise TypeError(f"no decision is described for {type(step).__name__}")
 
 
-def follower_spots(state: GameState, seat: int) -> dict[str, Any]:
+def follower_spots(state: GameState, seat: int) -> PlaceFollower:
     board = state.board
     assert board is not None and state.last_placed is not None
     x, y = state.last_placed
     tile = board.tiles[(x, y)]
-    spots = []
+    spots: list[Spot] = []
     if state.players[seat].followers:
         for index, feature in enumerate(tile.features):
             if not board.feature_at((x, y, index)).followers:
-                spot: dict[str, Any] = {"feature": feature.kind.value}
+                spot: Spot = {"feature": feature.kind.value}
                 at = tile.location_name(index)
                 if at is not None:
                     spot["at"] = at
                 spots.append(spot)
-    return {"x": x, "y": y, "spots": spots, "followers_in_supply": state.players[seat].followers}
+    return {
+        "seat": seat,
+        "type": "place_follower",
+        "x": x,
+        "y": y,
+        "spots": spots,
+        "followers_in_supply": state.players[seat].followers,
+    }
 
 
-def figure_options(state: GameState, seat: int, points: int, merge: bool = False) -> list[dict]:
+def figure_options(
+    state: GameState, seat: int, points: int, merge: bool = False
+) -> list[FigureOption]:
     """Each figure's current and resulting space, and whether it would land on a dark space."""
     player = state.players[seat]
-    options = []
+    options: list[FigureOption] = []
     for figure in Figure:
         start = player.points_on(figure)
         total = player.score if merge else start + points
@@ -124,16 +153,11 @@ def figure_options(state: GameState, seat: int, points: int, merge: bool = False
     return options
 
 
-def message_choices(state: GameState) -> dict[str, Any]:
+def message_choices(state: GameState) -> ResolveMessage:
     """The revealed message and what each way of resolving it would give now."""
     revealed = state.revealed
     assert revealed is not None
-    choices: list[dict[str, Any]] = [{"choice": "points", "points": MESSAGE_POINTS}]
-    info: dict[str, Any] = {
-        "message": revealed.message,
-        "action": revealed.action.value,
-        "text": MESSAGE_TEXT[revealed.action],
-    }
+    choices: list[MessageChoice | ReturnChoice] = [{"choice": "points", "points": MESSAGE_POINTS}]
     if state.mode is Mode.TABLETOP:
         if revealed.action is MessageAction.EXTRA_TILE:
             choices.append({"choice": "action", "points": 0})
@@ -155,11 +179,18 @@ def message_choices(state: GameState) -> dict[str, Any]:
         assert state.board is not None
         offer = action_offer(state.board, revealed.seat, revealed.action, bool(state.bag))
         if offer is not None:
-            choice: dict[str, Any] = {"choice": "action", "points": offer.points}
+            choice: MessageChoice = {"choice": "action", "points": offer.points}
             if offer.feature is not None:
                 choice["feature"] = state.board.describe(offer.feature)
             choices.append(choice)
-    return info | {"choices": choices}
+    return {
+        "seat": state.active,
+        "type": "resolve_message",
+        "message": revealed.message,
+        "action": revealed.action.value,
+        "text": MESSAGE_TEXT[revealed.action],
+        "choices": choices,
+    }
 
 
 def board_view(board: Board) -> dict[str, Any]:

@@ -51,11 +51,13 @@ def _claimable(board: Board, x: int, y: int) -> list[tuple[int, Segment]]:
 
 def place_tile(seen: SeatView, rng: random.Random) -> cmd.Command:
     state = seen.state
-    assert state.board is not None and state.tile is not None and seen.pending is not None
+    waiting = seen.pending
+    assert state.board is not None and state.tile is not None
+    assert waiting is not None and waiting["type"] == "place_tile"
     has_follower = state.players[seen.seat].followers > 0
     best = -1
     choices: list[tuple[int, int, int]] = []
-    for spot in seen.pending["placements"]:
+    for spot in waiting["placements"]:
         x, y = spot["x"], spot["y"]
         for rotation in spot["rotations"]:
             board = state.board.place(state.tile, x, y, rotation)
@@ -94,15 +96,17 @@ def place_follower(seen: SeatView, rng: random.Random) -> cmd.Command:
 
 
 def choose_figure(seen: SeatView, rng: random.Random) -> cmd.Command:
-    assert seen.pending is not None
-    options = seen.pending["options"]
+    waiting = seen.pending
+    assert waiting is not None and waiting["type"] == "choose_figure"
+    options = waiting["options"]
     dark = [option for option in options if option["dark"]]
     return cmd.ChooseFigure((dark or options)[0]["figure"])
 
 
 def resolve_message(seen: SeatView, rng: random.Random) -> cmd.Command:
-    assert seen.pending is not None
-    for choice in seen.pending["choices"]:
+    waiting = seen.pending
+    assert waiting is not None and waiting["type"] == "resolve_message"
+    for choice in waiting["choices"]:
         if choice["choice"] != "action" or choice.get("entered_at_table"):
             continue
         if (choice["points"] or 0) < MESSAGE_POINTS:

@@ -132,10 +132,12 @@ def _pick(scored: list[tuple[float, Any]], rng: random.Random) -> Any:
 
 def place_tile(seen: SeatView, rng: random.Random) -> cmd.Command:
     state = seen.state
-    assert state.board is not None and state.tile is not None and seen.pending is not None
+    waiting = seen.pending
+    assert state.board is not None and state.tile is not None
+    assert waiting is not None and waiting["type"] == "place_tile"
     position = _Position(state, seen.seat)
     scored: list[tuple[float, tuple[int, int, int]]] = []
-    for spot in seen.pending["placements"]:
+    for spot in waiting["placements"]:
         x, y = spot["x"], spot["y"]
         for rotation in spot["rotations"]:
             board = state.board.place(state.tile, x, y, rotation)
@@ -165,7 +167,7 @@ def follower_command(board: Board, segment: Segment) -> cmd.PlaceFollower:
 
 def choose_figure(seen: SeatView, rng: random.Random) -> cmd.Command:
     waiting = seen.pending
-    assert waiting is not None
+    assert waiting is not None and waiting["type"] == "choose_figure"
     if waiting.get("final"):
         return cmd.ChooseFigure(Figure.MEEPLE.value)
     figure = best_figure(seen.state, seen.seat, waiting["points"])
@@ -176,7 +178,7 @@ def resolve_message(seen: SeatView, rng: random.Random) -> cmd.Command:
     """Each way to resolve is valued as the position it leaves (points on the track, a follower
     back in supply, the feature it leaves) plus the chance its points earn a chained message."""
     state, seat, waiting = seen.state, seen.seat, seen.pending
-    assert waiting is not None
+    assert waiting is not None and waiting["type"] == "resolve_message"
     if state.board is None:
         return cmd.ResolveMessage("points")
     position = _Position(state, seat)
@@ -216,7 +218,7 @@ def resolve_message(seen: SeatView, rng: random.Random) -> cmd.Command:
                 totals[seat] += position.message * EXTRA_TILE_MESSAGE_SHARE
             command = cmd.ResolveMessage("action")
         else:
-            points = choice["points"]
+            points = choice["points"] or 0  # None only at a tabletop game (entered there)
             totals[seat] += points
             command = cmd.ResolveMessage("action")
         value = objective(totals, seat)
