@@ -10,6 +10,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from . import publish
 from .engine.errors import EngineError
 from .engine.presets import PRESETS, resolve_options
 from .engine.shuffle import KEYED_SEED_MIN
@@ -189,6 +190,7 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
             if any(seat.colour == colour for seat in seats):
                 raise LobbyError("That colour is taken; please choose another.")
             cleaned = clean_seat_name(cleaned, (seat.name for seat in seats))
+            publish.changed(code)
             return Seat.objects.create(
                 table=table, index=len(seats), name=cleaned, colour=colour, token=new_token()
             )
@@ -242,6 +244,7 @@ def start_game(code: str, token: str) -> Table:
         table.status = Table.Status.PLAYING
         table.version = 0
         table.save(update_fields=["setup", "status", "version", "updated"])
+        publish.changed(code, history=True)
     return table
 
 
@@ -299,6 +302,7 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
                     host_token = seat.token
             new.host_token = host_token or new.seats.get(index=0).token
             new.save(update_fields=["host_token"])
+            publish.rematch(code)
             return start_game(new.code, new.host_token), True
     except IntegrityError:
         # Another process created it between our look and our insert (the one-to-one link).

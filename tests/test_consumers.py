@@ -172,7 +172,9 @@ async def test_each_seat_gets_its_own_view_and_spectators_watch() -> None:
     snapshots = [await ann.connect(), await bob.connect(), await spectator.connect()]
 
     assert [s["table"]["you"] for s in snapshots] == [0, 1, None]
-    assert [s["view"]["you"] for s in snapshots] == [0, 1, None]
+    # The view is the same for everyone: a page knows its seat from ``table.you``.
+    assert all("you" not in s["view"] for s in snapshots)
+    assert snapshots[0]["view"] == snapshots[1]["view"] == snapshots[2]["view"]
     assert snapshots[0]["table"]["creator"] and not snapshots[1]["table"]["creator"]
     assert snapshots[0]["table"]["rejoin_url"].endswith(tokens[0])
     assert snapshots[1]["table"]["rejoin_url"].endswith(tokens[1])
@@ -186,7 +188,8 @@ async def test_each_seat_gets_its_own_view_and_spectators_watch() -> None:
 
     await ann.send(command(0, "a1", first_placement(snapshots[0]["view"])))
     updates = [await client.receive("update") for client in (ann, bob, spectator)]
-    assert [u["view"]["you"] for u in updates] == [0, 1, None]
+    # One serialised update serves every socket of the table: the same frame for each.
+    assert updates[0] == updates[1] == updates[2] and "you" not in updates[0]["view"]
     assert {(u["from_version"], u["version"], u["id"]) for u in updates} == {(0, 1, "a1")}
     assert updates[1]["lines"] and updates[1]["events"][0]["type"] == "tile_placed"
     for client in (ann, bob, spectator):
@@ -300,7 +303,10 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
     await ann.send({"type": "start"})
     assert (await ann.receive("error"))["code"] == "not_ready"
 
+    # A service function called from no consumer at all still tells every page (publish.py).
     bob_seat = await database_sync_to_async(join_table)(code, name="Bob", colour="green")
+    joined = await ann.receive("snapshot")
+    assert [s["name"] for s in joined["table"]["seats"]] == ["Ann", "Bob"]
     bob = Client(code, bob_seat.token, frames)
     await bob.connect()
     presence = await ann.receive("presence")
