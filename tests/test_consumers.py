@@ -6,7 +6,9 @@ database. Every frame any of them receives is checked for hidden information.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,11 +16,14 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import override_settings
 
 from game.engine import record
 from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Table
+from game.seating import set_absent_after
+from game.services import submit_command
 from game.tables import STATES
 from messengers.asgi import application
 
@@ -160,6 +165,43 @@ def assert_nothing_hidden(frames: list[str], tiles: list[str], messages: list[in
         for start in range(len(tiles) - 3):
             run = ",".join(f'"{letter}"' for letter in tiles[start : start + 4])
             assert run not in compact
+
+
+@override_settings(FIXED_TILES=TILES, FIXED_MESSAGES=[str(m) for m in MESSAGES])
+async def test_a_service_called_from_a_plain_thread_reaches_every_socket() -> None:
+    """No consumer takes part: a thread of its own (as a script or a view would) submits a
+    command and the host's seat change; every socket of the table receives the very same
+    update, then a snapshot with the new setting (game/publish.py)."""
+    code, tokens = await started_table(["Ann", "Bob"])
+    frames: list[str] = []
+    clients = [Client(code, token, frames) for token in (*tokens, None)]
+    snapshots = [await client.connect() for client in clients]
+    body = first_placement(snapshots[0]["view"])
+    done: list[Any] = []
+
+    def elsewhere() -> None:
+        try:
+            done.append(submit_command(code, 0, 0, "plain-1", body))
+            set_absent_after(code, tokens[0], 120)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    await asyncio.to_thread(thread.join)
+    assert done and done[0].version == 1
+    updates = [await client.receive("update") for client in clients]
+    assert updates[0] == updates[1] == updates[2]
+    assert (updates[0]["id"], updates[0]["from_version"], updates[0]["version"]) == (
+        "plain-1",
+        0,
+        1,
+    )
+    for client in clients:
+        changed = await client.receive("snapshot")
+        assert changed["table"]["absent_after"] == 120 and changed["version"] == 1
+        await client.close()
+    assert_nothing_hidden(frames, TILES, MESSAGES)
 
 
 @override_settings(FIXED_TILES=TILES, FIXED_MESSAGES=[str(m) for m in MESSAGES])
