@@ -18,7 +18,7 @@ from django.db.models import Exists, OuterRef
 from . import computer, observe, presence, publish, seating, snapshots
 from .converters import is_table_code
 from .frames import BadField, BadFrame, decode, mapping, text, whole
-from .lobby import LobbyError, add_player, rematch, start_game
+from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
 from .services import (
@@ -258,9 +258,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         page to the same table."""
         if self.token is None:
             raise CommandRefused("spectator", "Only the players of this game can start a rematch.")
-        _, created = await database_sync_to_async(rematch)(self.code, self.token)
-        if not created:
-            # Every page of the table moved when it was created; this one came later.
+        _, moved = await database_sync_to_async(start_rematch)(self.code, self.token)
+        # Created: every page of the table moves (lobby.py publishes it); this one alone if that
+        # publication failed, or if the rematch existed already.
+        if moved is None or not await moved.delivered():
             await self.table_rematch({})
         return None
 

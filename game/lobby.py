@@ -249,7 +249,15 @@ def start_game(code: str, token: str) -> Table:
 
 
 def rematch(code: str, token: str | None) -> tuple[Table, bool]:
-    """The finished game's rematch ("Play again"), and whether this call created it.
+    """The finished game's rematch ("Play again"), and whether this call created it
+    (``start_rematch``)."""
+    table, publication = start_rematch(code, token)
+    return table, publication is not None
+
+
+def start_rematch(code: str, token: str | None) -> tuple[Table, publish.Publication | None]:
+    """The finished game's rematch ("Play again"), and, when this call created it, the
+    publication that moves every page of the finished table there (None otherwise).
 
     Any player of the finished game may ask; every later request (another player, another
     device, another server process) gets the same new table, so a double click or two players
@@ -273,7 +281,7 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
                 )
             existing = Table.objects.filter(rematch_of=table).first()
             if existing is not None:
-                return existing, False
+                return existing, None
             if table.status != Table.Status.FINISHED:
                 raise LobbyError("A rematch can start once the game is over.", code="not_finished")
             new = Table.objects.create(
@@ -302,14 +310,14 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
                     host_token = seat.token
             new.host_token = host_token or new.seats.get(index=0).token
             new.save(update_fields=["host_token"])
-            publish.rematch(code)
-            return start_game(new.code, new.host_token), True
+            publication = publish.rematch(code)
+            return start_game(new.code, new.host_token), publication
     except IntegrityError:
         # Another process created it between our look and our insert (the one-to-one link).
         existing = Table.objects.filter(rematch_of__code=code).first()
         if existing is None:
             raise
-        return existing, False
+        return existing, None
 
 
 def rematch_seat(old: Seat) -> Seat | None:

@@ -55,7 +55,8 @@ def serve_from(loop: asyncio.AbstractEventLoop) -> None:
 
 class Publication:
     """One message to a table's group, sent after the commit; ``delivered`` tells whether it
-    reached the channel layer (False when the transaction rolled back or the layer failed)."""
+    reached the channel layer. A publication whose transaction rolls back is never sent and
+    never settles: nobody holds it then, since the function that made it raised."""
 
     __slots__ = ("_future",)
 
@@ -93,11 +94,20 @@ def after_commit(
     outside one). ``event`` is built then, once, whoever receives it."""
     if publication is None:
         publication = Publication()
-    transaction.on_commit(lambda: _send(code, event(), publication))
+    transaction.on_commit(lambda: _send(code, event, publication))
     return publication
 
 
-def _send(code: str, event: dict[str, Any], publication: Publication) -> None:
+def _send(code: str, event: Callable[[], dict[str, Any]], publication: Publication) -> None:
+    """Never raises: the change is committed, and its caller must learn that it succeeded."""
+    try:
+        _hand_over(code, event(), publication)
+    except Exception:
+        logger.exception("Publishing to table %s failed", code)
+        publication._settle(False)
+
+
+def _hand_over(code: str, event: dict[str, Any], publication: Publication) -> None:
     layer = get_channel_layer()
     if layer is None:
         publication._settle(False)
