@@ -1,4 +1,7 @@
-"""Creating tables, taking seats and starting games: everything before the first command."""
+"""Creating tables, taking seats and starting games: everything before the first command.
+
+Each change that a table's pages show (a seat taken, the start, the rematch) is published to
+the table after its commit (game/publish.py), whoever called the function."""
 
 from __future__ import annotations
 
