@@ -36,12 +36,11 @@ from datetime import timedelta
 from typing import Any, Final, TypeVar
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from . import players
+from . import players, publish
 from .engine.state import GameState
 from .engine.views import pending
 from .models import Connection, Seat, Table
@@ -240,11 +239,13 @@ async def _thinking(function: Callable[[], _T]) -> _T:
 def wake(code: str) -> None:
     """Let the table's computers move if one is due; at most one runner per table and process
     (a wake while it runs makes it look once more before it stops)."""
+    loop = asyncio.get_running_loop()
+    publish.serve_from(loop)
     task = _running.get(code)
     if task is not None and not task.done():
         _again.add(code)
         return
-    _running[code] = asyncio.get_running_loop().create_task(_run(code))
+    _running[code] = loop.create_task(_run(code))
 
 
 async def _run(code: str) -> None:
@@ -260,27 +261,17 @@ async def _run(code: str) -> None:
                 await asyncio.sleep(settings.COMPUTER_PAUSE_MS / 1000)
             await _move_slot()
             command = await _think(turn)
+            # submit_command publishes the move once it is committed (game/publish.py).
             applied = await _database(functools.partial(move, code, turn, command))
             if applied is None:
                 if code in _again:
                     continue
                 return
-            await _publish(applied)
     except Exception:
         logger.exception("The computer players at table %s stopped", code)
     finally:
         if _running.get(code) is asyncio.current_task():
             del _running[code]
-
-
-async def _publish(applied: Applied) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        await layer.group_send(f"table.{applied.code}", applied.message())
-    except Exception:
-        logger.exception("Publishing a computer's move at table %s failed", applied.code)
 
 
 async def idle() -> None:

@@ -1,4 +1,7 @@
-"""The table's websocket: decode, authorise, call the services, send (docs/protocol.md)."""
+"""The table's websocket: decode, authorise, call the services, send (docs/protocol.md).
+
+The services publish their changes to the table's group themselves, after the commit
+(game/publish.py); a handler here only answers its own connection."""
 
 from __future__ import annotations
 
@@ -12,14 +15,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db.models import Exists, OuterRef
 
-from . import computer, observe, presence, seating, snapshots
+from . import computer, observe, presence, publish, seating, snapshots
 from .converters import is_table_code
 from .frames import BadField, BadFrame, decode, mapping, text, whole
-from .lobby import LobbyError, add_player, rematch, start_game
+from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
 from .services import (
-    UNCHANGED,
     Applied,
     CommandRefused,
     correctable,
@@ -28,7 +30,6 @@ from .services import (
     submit_command,
 )
 from .snapshots import NoSuchTable, history, snapshot
-from .tables import for_seat
 
 GONE = 4404
 """Close code for an unknown table: the client stops reconnecting."""
@@ -37,8 +38,7 @@ GONE = 4404
 logger = logging.getLogger(__name__)
 
 
-def group_name(code: str) -> str:
-    return f"table.{code}"
+group_name = publish.group_name
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -77,6 +77,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Accept before looking the table up: a refusal before the handshake reaches the browser
         # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
         await self.accept()
+        publish.serve_from(asyncio.get_running_loop())
         OPEN_WEBSOCKETS.inc()
         self._counted = True
         if not is_table_code(self.code):
@@ -180,7 +181,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             as_seat,
             host=self.host,
         )
-        await self._publish(applied)
+        await self._published(applied)
         self._wake_computers()
         return applied.version
 
@@ -190,26 +191,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         applied = await database_sync_to_async(set_preference)(
             self.code, self.seat, figure, as_seat, host=self.host
         )
-        if applied == UNCHANGED:
+        if not isinstance(applied, Applied):
             return None
-        if isinstance(applied, Applied):
-            await self._publish(applied)
-        await self._group_send({"type": "table.changed"})
-        return applied.version if isinstance(applied, Applied) else None
+        await self._published(applied)
+        return applied.version
 
     async def on_start(self, message: dict[str, Any]) -> int | None:
         if self.token is None:
             raise CommandRefused("spectator", "Spectators cannot start the game.")
         table = await database_sync_to_async(start_game)(self.code, self.token)
-        await self._group_send({"type": "table.changed", "history": True})
         computer.wake(self.code)
         return table.version
 
-    # Seats (game/seating.py): each changes the seats, then every page takes a fresh snapshot.
+    # Seats (game/seating.py): each changes the seats, and every page takes a fresh snapshot.
 
     async def _seats_changed(self, change: Any, *args: object) -> None:
         await database_sync_to_async(change)(self.code, self.token, *args)
-        await self._group_send({"type": "table.changed"})
 
     async def on_reorder(self, message: dict[str, Any]) -> None:
         await self._seats_changed(seating.reorder, message.get("order"))
@@ -253,7 +250,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         name = text(message, "name")
         colour = text(message, "colour")
         await database_sync_to_async(add_player)(self.code, self.token, name=name, colour=colour)
-        await self._group_send({"type": "table.changed"})
         return None
 
     async def on_rematch(self, message: dict[str, Any]) -> int | None:
@@ -262,8 +258,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         page to the same table."""
         if self.token is None:
             raise CommandRefused("spectator", "Only the players of this game can start a rematch.")
-        _, created = await database_sync_to_async(rematch)(self.code, self.token)
-        if not created or not await self._group_send({"type": "table.rematch"}):
+        _, moved = await database_sync_to_async(start_rematch)(self.code, self.token)
+        # Created: every page of the table moves (lobby.py publishes it); this one alone if that
+        # publication failed, or if the rematch existed already.
+        if moved is None or not await moved.delivered():
             await self.table_rematch({})
         return None
 
@@ -327,12 +325,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         "entries": on_entries,
     }
 
-    async def _publish(self, applied: Applied) -> None:
-        """Tell the table; if the channel layer fails, still tell the sender, whose command is
-        saved. Everyone else learns of it from the version in their next ``pong``."""
-        event = applied.message()
-        if not await self._group_send(event):
-            await self.table_update(event)
+    async def _published(self, applied: Applied) -> None:
+        """Wait for the service's publication of ``applied``; if the channel layer failed,
+        still tell the sender, whose command is saved. Everyone else learns of it from the
+        version in their next ``pong``."""
+        if not await applied.publication.delivered():
+            await self.table_update(applied.message())
 
     async def _group_send(self, event: dict[str, Any]) -> bool:
         try:
@@ -384,8 +382,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self._refresh is not None and not self._refresh.done():
             # The snapshot being built may predate this update: build one more after it.
             self._refresh_again = True
-        view = for_seat(event["view_json"], self.seat)
-        await self.send(text_data=event["head_json"][:-1] + ',"view":' + view + "}")
+        await self.send(text_data=event["text"])
         if event.get("finished"):
             await self._send_snapshot(with_history=False)
 

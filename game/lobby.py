@@ -1,4 +1,7 @@
-"""Creating tables, taking seats and starting games: everything before the first command."""
+"""Creating tables, taking seats and starting games: everything before the first command.
+
+Each change that a table's pages show (a seat taken, the start, the rematch) is published to
+the table after its commit (game/publish.py), whoever called the function."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from . import publish
 from .engine.errors import EngineError
 from .engine.presets import PRESETS, resolve_options
 from .engine.shuffle import KEYED_SEED_MIN
@@ -189,6 +193,7 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
             if any(seat.colour == colour for seat in seats):
                 raise LobbyError("That colour is taken; please choose another.")
             cleaned = clean_seat_name(cleaned, (seat.name for seat in seats))
+            publish.changed(code)
             return Seat.objects.create(
                 table=table, index=len(seats), name=cleaned, colour=colour, token=new_token()
             )
@@ -242,11 +247,20 @@ def start_game(code: str, token: str) -> Table:
         table.status = Table.Status.PLAYING
         table.version = 0
         table.save(update_fields=["setup", "status", "version", "updated"])
+        publish.changed(code, history=True)
     return table
 
 
 def rematch(code: str, token: str | None) -> tuple[Table, bool]:
-    """The finished game's rematch ("Play again"), and whether this call created it.
+    """The finished game's rematch ("Play again"), and whether this call created it
+    (``start_rematch``)."""
+    table, publication = start_rematch(code, token)
+    return table, publication is not None
+
+
+def start_rematch(code: str, token: str | None) -> tuple[Table, publish.Publication | None]:
+    """The finished game's rematch ("Play again"), and, when this call created it, the
+    publication that moves every page of the finished table there (None otherwise).
 
     Any player of the finished game may ask; every later request (another player, another
     device, another server process) gets the same new table, so a double click or two players
@@ -270,7 +284,7 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
                 )
             existing = Table.objects.filter(rematch_of=table).first()
             if existing is not None:
-                return existing, False
+                return existing, None
             if table.status != Table.Status.FINISHED:
                 raise LobbyError("A rematch can start once the game is over.", code="not_finished")
             new = Table.objects.create(
@@ -299,13 +313,14 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
                     host_token = seat.token
             new.host_token = host_token or new.seats.get(index=0).token
             new.save(update_fields=["host_token"])
-            return start_game(new.code, new.host_token), True
+            publication = publish.rematch(code)
+            return start_game(new.code, new.host_token), publication
     except IntegrityError:
         # Another process created it between our look and our insert (the one-to-one link).
         existing = Table.objects.filter(rematch_of__code=code).first()
         if existing is None:
             raise
-        return existing, False
+        return existing, None
 
 
 def rematch_seat(old: Seat) -> Seat | None:

@@ -1,8 +1,9 @@
 """The host's and the players' own changes to the seats: order, names, who hosts, who plays.
 
 Every change runs with the table row locked and raises ``LobbyError`` (with a protocol error
-code) before it changes anything when it is not allowed. The caller tells the table afterwards
-(``table.changed``), so every page shows it at once.
+code) before it changes anything when it is not allowed. Every page of the table takes a fresh
+snapshot once the change is committed (``_changing``, game/publish.py), so every page shows it at
+once, whoever made the change.
 
 A seat is played by its person (who holds its token) or by a computer: one seated from the lobby,
 or one that stands in for an absent person until they take the seat back. A token that should no
@@ -19,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from . import publish
 from .lobby import COLOUR_IDS, LobbyError, clean_seat_name, host_token_of, new_token
 from .models import Connection, Seat, Table
 from .players import TABLE_LEVELS as LEVELS
@@ -46,15 +48,20 @@ def viewer(table: Table, token: str | None) -> Viewer:
     return Viewer(seat, token == host_token(table))
 
 
-def _locked(code: str) -> Table:
+def _changing(code: str) -> Table:
+    """The table, locked for a change in the current transaction; every page of the table
+    takes a fresh snapshot once it commits (nothing is sent if it rolls back: a refused
+    change)."""
     try:
-        return Table.objects.select_for_update().get(code=code)
+        table = Table.objects.select_for_update().get(code=code)
     except Table.DoesNotExist:
         raise LobbyError("There is no such table.", code="no_table") from None
+    publish.changed(code)
+    return table
 
 
 def _host_table(code: str, token: str | None, what: str) -> Table:
-    table = _locked(code)
+    table = _changing(code)
     if not token or token != host_token(table):
         raise LobbyError(f"Only the host can {what}.", code="not_host")
     return table
@@ -127,7 +134,7 @@ def start_player(code: str, token: str | None, seat: object) -> None:
 def rename(code: str, token: str | None, seat: object, name: object) -> None:
     """A new name for a seat: the host renames anyone, a player themselves."""
     with transaction.atomic():
-        table = _locked(code)
+        table = _changing(code)
         target = _seat(table, seat)
         if not token or token not in (host_token(table), target.token):
             raise LobbyError("Only the host can rename other players.", code="not_host")
@@ -244,7 +251,7 @@ def leave(code: str, token: str | None) -> None:
     """A player gives up their seat. In the lobby it goes; in a game it waits, vacant, for a
     computer or for someone the host admits, and the old personal link stops working."""
     with transaction.atomic():
-        table = _locked(code)
+        table = _changing(code)
         own = Seat.objects.filter(table=table, token=token).first() if token else None
         if own is None:
             raise LobbyError("You have no seat at this table.", code="spectator")
@@ -287,6 +294,7 @@ def admit(code: str, token: str | None, seat: object) -> None:
 def claim(table: Table, token: str) -> None:
     """Someone opened a seat's personal link: a vacant seat has its person again."""
     Seat.objects.filter(table=table, token=token, vacant=True).update(vacant=False)
+    publish.changed(table.code)
 
 
 def away_seconds(seat: Seat, now: object = None) -> float:
@@ -308,7 +316,7 @@ def computer_for(code: str, token: str | None, seat: object, level: object = "st
     from .computer import seat_to_move  # the engine's view of whose turn it is
 
     with transaction.atomic():
-        table = _locked(code)
+        table = _changing(code)
         target = _seat(table, seat)
         host = bool(token) and token == host_token(table)
         own = Seat.objects.filter(table=table, token=token).first() if token else None
@@ -344,7 +352,7 @@ def computer_for(code: str, token: str | None, seat: object, level: object = "st
 def take_back(code: str, token: str | None, seat: object) -> None:
     """The seat's person (or the host for them) takes the seat back from its stand-in."""
     with transaction.atomic():
-        table = _locked(code)
+        table = _changing(code)
         target = _seat(table, seat)
         if not token or token not in (target.token, host_token(table)):
             raise LobbyError(

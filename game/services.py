@@ -1,21 +1,21 @@
-"""The one place that changes a game: load the table, apply a command, save, say what to publish.
+"""The one place that changes a game: load the table, apply a command, save, publish.
 
 ``submit_command`` runs in one transaction with the table row locked, so two commands on one
-table never interleave; the caller publishes the returned ``Applied`` only after it returns, that
-is after the commit, so nobody ever sees a state that was not saved.
+table never interleave; the update goes to the table's group once that transaction commits
+(game/publish.py), so nobody ever sees a state that was not saved, whoever called it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.conf import settings
 from django.db import transaction
 
-from . import limits, tables
+from . import limits, publish, tables
 from .engine.commands import (
     CORRECTABLE,
     Adjust,
@@ -59,7 +59,7 @@ class CommandRefused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What a successful command changed, ready to publish to the table's group."""
+    """What a successful command changed; published to the table's group after the commit."""
 
     code: str
     from_version: int
@@ -72,10 +72,14 @@ class Applied:
     finished: bool
     reopened: bool = False
     """An undo took back the end of a finished tabletop game."""
+    publication: publish.Publication = field(
+        default_factory=publish.Publication, compare=False, repr=False
+    )
+    """The update's publication, sent once the transaction commits."""
 
     def message(self) -> dict[str, Any]:
-        """The group message: the update's JSON without its view, serialised once for all seats
-        (each connection splices in its own view), and the shared view's JSON."""
+        """The group message: the ``update`` frame serialised once, the same text for every
+        connection of the table (a page knows its own seat from its snapshot)."""
         head = {
             "type": "update",
             "from_version": self.from_version,
@@ -86,9 +90,8 @@ class Applied:
             "lines": self.lines,
         }
         return {
-            "type": "table.update",
-            "head_json": dumps(head),
-            "view_json": self.view_json,
+            "type": publish.UPDATE,
+            "text": dumps(head)[:-1] + ',"view":' + self.view_json + "}",
             "finished": self.finished or self.reopened,
         }
 
@@ -611,7 +614,8 @@ def set_preference(
 ) -> Applied | str | None:
     """Store a seat's standing answer to "which figure?", and use it at once if it is asked.
 
-    Returns the commands it answered, None if it answered none, or ``UNCHANGED``.
+    Returns the commands it answered, None if it answered none, or ``UNCHANGED``. Every page
+    of the table takes a fresh snapshot after the commit (after the update, if any).
 
     ``as_seat``: the host of a tabletop game sets it for a player who has no device.
     """
@@ -640,14 +644,15 @@ def set_preference(
         )
         if not changed:
             return UNCHANGED
-        if table.status != Table.Status.PLAYING:
-            return None
-        state = tables.load_state_at((table.id, table.code), table.version)
-        entries: list[NewEntry] = []
-        state = _answer_by_preference(table, state, entries)
-        if not entries:
-            return None
-        return _save(table, state, entries, "", seat)  # type: ignore[arg-type]
+        applied: Applied | None = None
+        if table.status == Table.Status.PLAYING:
+            state = tables.load_state_at((table.id, table.code), table.version)
+            entries: list[NewEntry] = []
+            state = _answer_by_preference(table, state, entries)
+            if entries:
+                applied = _save(table, state, entries, "", seat)  # type: ignore[arg-type]
+        publish.changed(code)
+        return applied
 
 
 def _locked_table(code: str) -> TableHead:
@@ -697,7 +702,7 @@ def _save(
     tables.save_checkpoint(table.id, table.version, state)
     transaction.on_commit(lambda: tables.remember((table.id, table.code), state))
     events = [event for entry in entries for event in entry.events]
-    return Applied(
+    applied = Applied(
         code=table.code,
         from_version=table.version,
         version=state.version,
@@ -713,3 +718,5 @@ def _save(
         finished=state.finished,
         reopened=table.status == Table.Status.FINISHED and not state.finished,
     )
+    publish.after_commit(table.code, applied.message, applied.publication)
+    return applied

@@ -18,7 +18,7 @@ from .narration import final_breakdown, narrate
 from .players import TABLE_LEVELS as LEVELS
 from .presence import connected_seats
 from .seating import Viewer, away_seconds, viewer
-from .tables import effective_events, for_seat, history_entries, load_state, public_view_json
+from .tables import effective_events, history_entries, load_state, public_view_json
 
 _SYMBOLS = {colour.id: colour.symbol for colour in COLOURS}
 
@@ -233,7 +233,7 @@ def snapshot_of(table: Table, seat: int | None, *, host: bool | None = None) -> 
         info["final_scoring"] = final_breakdown(effective_events(table), len(info["seats"]))
     view_json = "null"
     if table.status != Table.Status.LOBBY:
-        view_json = for_seat(public_view_json(load_state(table)), seat)
+        view_json = public_view_json(load_state(table))
     head = json.dumps(
         {"type": "snapshot", "table": info, "version": table.version}, separators=(",", ":")
     )

@@ -262,15 +262,11 @@ def remember(key: TableKey, state: GameState) -> None:
 
 
 def public_view_json(state: GameState) -> str:
-    """The view every seat shares, as JSON without the ``you`` key (see ``for_seat``)."""
+    """The view every seat and spectator shares, serialised once for all of them. It has no
+    ``you``: a page learns its seat from its snapshot's ``table.you``."""
     shared = view(state, None)
     del shared["you"]
     return dumps(shared)
-
-
-def for_seat(view_json: str, seat: int | None) -> str:
-    """Insert ``you`` into a shared view: one serialisation serves every connection."""
-    return '{"you":' + ("null" if seat is None else str(seat)) + "," + view_json[1:]
 
 
 def record_of(table: Table) -> dict[str, Any]:

@@ -8,10 +8,7 @@ import re
 from typing import Any, Final
 
 import segno
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
@@ -86,15 +83,6 @@ def _get_table(code: str) -> Table:
     if table is None:
         raise Http404("There is no table with that code.")
     return table
-
-
-def _tell_table(code: str) -> None:
-    """After the commit, have every connection at the table fetch a fresh snapshot."""
-    layer = get_channel_layer()
-    if layer is not None:
-        transaction.on_commit(
-            lambda: async_to_sync(layer.group_send)(f"table.{code}", {"type": "table.changed"})
-        )
 
 
 def _home_context(errors: list[str], values: dict[str, Any]) -> dict[str, Any]:
@@ -201,7 +189,6 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     except LobbyError as error:
         return _table_page(request, table, str(error), status=400)
     _remember_seat(request, code, seat.token)
-    _tell_table(code)
     return redirect("table", code=code)
 
 
@@ -223,7 +210,6 @@ def rejoin(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "game/rejoin.html", context, status=404)
     _remember_seat(request, code, token)
     claim(table, token)
-    _tell_table(code)
     return redirect("table", code=code)
 
 

@@ -103,7 +103,8 @@ ROOT_URLCONF = "messengers.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # Site-wide templates (base.html) at the top level; the app's under game/templates/game/.
+        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -236,6 +237,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Site-wide files (css/site.css, css/home.css) at the top level; the app's under game/static/game/.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 # `manage.py collectstatic` writes the hashed files here; ServeStatic serves them from it with
 # DEBUG off (messengers/staticfiles.py). With DEBUG on they are served from the apps' folders.
 STATIC_ROOT = Path(raw("STATIC_ROOT") or BASE_DIR / "staticfiles")

@@ -6,7 +6,9 @@ database. Every frame any of them receives is checked for hidden information.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,11 +16,14 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import override_settings
 
 from game.engine import record
 from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Table
+from game.seating import set_absent_after
+from game.services import submit_command
 from game.tables import STATES
 from messengers.asgi import application
 
@@ -163,6 +168,43 @@ def assert_nothing_hidden(frames: list[str], tiles: list[str], messages: list[in
 
 
 @override_settings(FIXED_TILES=TILES, FIXED_MESSAGES=[str(m) for m in MESSAGES])
+async def test_a_service_called_from_a_plain_thread_reaches_every_socket() -> None:
+    """No consumer takes part: a thread of its own (as a script or a view would) submits a
+    command and the host's seat change; every socket of the table receives the very same
+    update, then a snapshot with the new setting (game/publish.py)."""
+    code, tokens = await started_table(["Ann", "Bob"])
+    frames: list[str] = []
+    clients = [Client(code, token, frames) for token in (*tokens, None)]
+    snapshots = [await client.connect() for client in clients]
+    body = first_placement(snapshots[0]["view"])
+    done: list[Any] = []
+
+    def elsewhere() -> None:
+        try:
+            done.append(submit_command(code, 0, 0, "plain-1", body))
+            set_absent_after(code, tokens[0], 120)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    await asyncio.to_thread(thread.join)
+    assert done and done[0].version == 1
+    updates = [await client.receive("update") for client in clients]
+    assert updates[0] == updates[1] == updates[2]
+    assert (updates[0]["id"], updates[0]["from_version"], updates[0]["version"]) == (
+        "plain-1",
+        0,
+        1,
+    )
+    for client in clients:
+        changed = await client.receive("snapshot")
+        assert changed["table"]["absent_after"] == 120 and changed["version"] == 1
+        await client.close()
+    assert_nothing_hidden(frames, TILES, MESSAGES)
+
+
+@override_settings(FIXED_TILES=TILES, FIXED_MESSAGES=[str(m) for m in MESSAGES])
 async def test_each_seat_gets_its_own_view_and_spectators_watch() -> None:
     code, tokens = await started_table(["Ann", "Bob"])
     frames: list[str] = []
@@ -172,7 +214,9 @@ async def test_each_seat_gets_its_own_view_and_spectators_watch() -> None:
     snapshots = [await ann.connect(), await bob.connect(), await spectator.connect()]
 
     assert [s["table"]["you"] for s in snapshots] == [0, 1, None]
-    assert [s["view"]["you"] for s in snapshots] == [0, 1, None]
+    # The view is the same for everyone: a page knows its seat from ``table.you``.
+    assert all("you" not in s["view"] for s in snapshots)
+    assert snapshots[0]["view"] == snapshots[1]["view"] == snapshots[2]["view"]
     assert snapshots[0]["table"]["creator"] and not snapshots[1]["table"]["creator"]
     assert snapshots[0]["table"]["rejoin_url"].endswith(tokens[0])
     assert snapshots[1]["table"]["rejoin_url"].endswith(tokens[1])
@@ -186,7 +230,8 @@ async def test_each_seat_gets_its_own_view_and_spectators_watch() -> None:
 
     await ann.send(command(0, "a1", first_placement(snapshots[0]["view"])))
     updates = [await client.receive("update") for client in (ann, bob, spectator)]
-    assert [u["view"]["you"] for u in updates] == [0, 1, None]
+    # One serialised update serves every socket of the table: the same frame for each.
+    assert updates[0] == updates[1] == updates[2] and "you" not in updates[0]["view"]
     assert {(u["from_version"], u["version"], u["id"]) for u in updates} == {(0, 1, "a1")}
     assert updates[1]["lines"] and updates[1]["events"][0]["type"] == "tile_placed"
     for client in (ann, bob, spectator):
@@ -300,7 +345,10 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
     await ann.send({"type": "start"})
     assert (await ann.receive("error"))["code"] == "not_ready"
 
+    # A service function called from no consumer at all still tells every page (publish.py).
     bob_seat = await database_sync_to_async(join_table)(code, name="Bob", colour="green")
+    joined = await ann.receive("snapshot")
+    assert [s["name"] for s in joined["table"]["seats"]] == ["Ann", "Bob"]
     bob = Client(code, bob_seat.token, frames)
     await bob.connect()
     presence = await ann.receive("presence")

@@ -33,6 +33,7 @@ class Cluster:
     base_b: str
     code: str
     tokens: list[str]
+    database_url: str
 
     def websocket_url(self, base: str) -> str:
         """The table's websocket on `base`."""
@@ -43,15 +44,14 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
     """Migrate a fresh database, seat two players, and run two Daphnes against it all."""
-    env = servers.project_env(
-        DATABASE_URL=servers.create_database(postgres_url, "daphnes"), REDIS_URL=redis_url
-    )
+    database_url = servers.create_database(postgres_url, "daphnes")
+    env = servers.project_env(DATABASE_URL=database_url, REDIS_URL=redis_url)
     servers.migrate(env)
     table = servers.run_script(env, "tests.lobby_script")
     with ExitStack() as stack:
         base_a = stack.enter_context(servers.daphne_server(env))
         base_b = stack.enter_context(servers.daphne_server(env))
-        yield Cluster(base_a, base_b, table["code"], table["tokens"])
+        yield Cluster(base_a, base_b, table["code"], table["tokens"], database_url)
 
 
 async def _open(cluster: Cluster, base: str, seat: int) -> ClientConnection:
@@ -126,10 +126,10 @@ async def test_start_and_command_cross_processes(cluster: Cluster) -> None:
         assert update["version"] == version + 1
         assert update["id"] == "ann-1"
         assert update["seat"] == 0
-        assert update["view"]["you"] == 1
+        assert "you" not in update["view"]
         assert update["view"]["version"] == version + 1
         own = await _receive_until(ann, lambda m: m.get("type") == "update")
-        assert own["version"] == version + 1 and own["view"]["you"] == 0
+        assert own["version"] == version + 1 and own == update
 
         # Process B serves the new state to a fresh request too: it catches up from the log.
         await bob.send(json.dumps({"type": "sync"}))
@@ -146,3 +146,39 @@ def test_healthz_round_trips_through_redis_and_postgresql(cluster: Cluster) -> N
         with urllib.request.urlopen(f"{base}/healthz", timeout=RECEIVE_TIMEOUT) as response:
             assert response.status == 200
             assert json.loads(response.read()) == {"database": "ok", "channel_layer": "ok"}
+
+
+async def test_a_service_called_outside_any_server_reaches_every_page(
+    cluster: Cluster, redis_url: str
+) -> None:
+    """A plain process (as a management command) starts a game and moves: the pages on both
+    Daphne processes, the seats' and a spectator's, receive the start and the very same update,
+    though no consumer took part (game/publish.py)."""
+    env = servers.project_env(DATABASE_URL=cluster.database_url, REDIS_URL=redis_url)
+    table = servers.run_script(env, "tests.lobby_script")
+    other = Cluster(
+        cluster.base_a, cluster.base_b, table["code"], table["tokens"], env["DATABASE_URL"]
+    )
+    ann = await _open(other, other.base_a, 0)
+    bob = await _open(other, other.base_b, 1)
+    watcher = await connect(
+        other.websocket_url(other.base_b), origin=Origin(other.base_b), proxy=None
+    )
+    pages = (ann, bob, watcher)
+    try:
+        for page in pages:
+            await _receive_until(page, _is_snapshot("lobby"))
+        moved = await asyncio.to_thread(
+            servers.run_script, env, "tests.publish_script", other.code, other.tokens[0]
+        )
+        assert moved["delivered"], moved
+        # The start's snapshot is rebuilt per page while the update is passed on as it comes,
+        # so the update may come first: the update is what every page must receive.
+        updates = [
+            await _receive_until(page, lambda m: m.get("type") == "update") for page in pages
+        ]
+        assert updates[0] == updates[1] == updates[2]
+        assert updates[0]["version"] == moved["version"] and updates[0]["id"] == "script-1"
+    finally:
+        for page in pages:
+            await page.close()
