@@ -18,7 +18,6 @@ const CELL = 100; // SVG units per space
 const MARGIN = 12;
 const FIGURE = 0.48; // a figure's box, in spaces, when several share a space
 const SINGLE = 0.64; // a figure alone on its space
-const CROWD = 0.4; // a figure among more than four on one space
 const NUMBER_BAND = 0.28; // the outer strip of a space that keeps its number visible
 const NUMBER_BAND_SIDE = 0.34; // the same on the left and right, where numbers lie across it
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -151,12 +150,11 @@ function cellOf(space) {
 
 /** The centre (SVG units) and size (in spaces) of the index-th of `count` figures on a space.
  * A lone figure stands large; up to four stand two abreast, in rows that reach into the loop;
- * a crowd (every figure at 0 when the game starts) stands smaller, so that no figure covers
- * another: two abreast on a side, and on a corner four in the corner's own square and the rest
- * on a grid inside the loop, where no other space's figures stand. */
+ * a crowd (every figure at 0 when the game starts) stands smaller, on a grid inside the space's
+ * own square beside its number, so that it covers neither another space nor its number. */
 function slot(space, index, count) {
   const { corner, band, inward, outer } = cellOf(space);
-  if (count > 4 && corner) return cornerCrowdSlot(outer, inward, index);
+  if (count > 4) return crowdSlot(corner, band, inward, outer, index, count);
   const along = [-inward[1], inward[0]];
   let size;
   let depth;
@@ -165,7 +163,7 @@ function slot(space, index, count) {
     size = SINGLE;
     depth = corner ? 0.8 : band + SINGLE / 2 - 0.02;
   } else {
-    size = count > 4 ? CROWD : FIGURE;
+    size = FIGURE;
     const row = Math.floor(index / 2);
     const inRow = Math.min(2, count - row * 2);
     column = inRow === 2 ? (index % 2 === 0 ? -0.52 : 0.52) * size : 0;
@@ -176,27 +174,25 @@ function slot(space, index, count) {
   return [x * CELL, y * CELL, size];
 }
 
-const CROWD_STEP = CROWD * 1.06;
-// Grid places for a crowd on a corner, nearest first: the corner's square (0-1 on both axes, but
-// for the place of the space's number), then inside the loop (2 and more on both axes), never on
-// the neighbouring spaces.
-const CORNER_CROWD = (() => {
-  const places = [];
-  for (let a = 0; a < 8; a += 1) {
-    for (let b = 0; b < 8; b += 1) {
-      if ((a < 2 && b < 2 && a + b > 0) || (a >= 2 && b >= 2)) places.push([a, b]);
-    }
+/** A crowd's place inside its square: on a corner a grid of the whole square but for the
+ * outer corner, where the number is; on a side rows of three or four from the number's band in. */
+function crowdSlot(corner, band, inward, outer, index, count) {
+  if (corner) {
+    const grid = Math.ceil(Math.sqrt(count + 1));
+    const step = 0.96 / grid;
+    const place = index + 1;
+    const [dx, dy] = [Math.sign(inward[0]), Math.sign(inward[1])];
+    const at = (n) => 0.02 + step * (n + 0.5);
+    return [(outer[0] + dx * at(place % grid)) * CELL, (outer[1] + dy * at(Math.floor(place / grid))) * CELL, step * 0.94];
   }
-  return places.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || p[0] - q[0]);
-})();
-
-function cornerCrowdSlot(outer, inward, index) {
-  const [a, b] = CORNER_CROWD[Math.min(index, CORNER_CROWD.length - 1)];
-  const dx = Math.sign(inward[0]);
-  const dy = Math.sign(inward[1]);
-  const x = outer[0] + dx * (0.29 + a * CROWD_STEP);
-  const y = outer[1] + dy * (0.31 + b * CROWD_STEP);
-  return [x * CELL, y * CELL, CROWD];
+  const columns = count > 9 ? 4 : 3;
+  const step = Math.min(0.92 / columns, (0.96 - band) / Math.ceil(count / columns));
+  const across = -0.46 + (0.92 / columns) * ((index % columns) + 0.5);
+  const depth = band + step * (Math.floor(index / columns) + 0.5);
+  const along = [-inward[1], inward[0]];
+  const x = outer[0] + inward[0] * depth + along[0] * across;
+  const y = outer[1] + inward[1] * depth + along[1] * across;
+  return [x * CELL, y * CELL, step * 0.94];
 }
 
 /** Where a space's number is written: along the outer edge, so that figures leave it visible. */
