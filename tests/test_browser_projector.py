@@ -456,7 +456,7 @@ CROWD_AT_ZERO = """() => {
         others: numbers.slice(1),
         figures: [...document.querySelectorAll(".sb-fig .sb-body")].map(box),
         button: button.hidden ? null : box(button),
-        leaves: leaves.map((element) => ({ ...box(element), what: element.outerHTML.slice(0, 80) })),
+        leaves: leaves.map((leaf) => ({ ...box(leaf), what: leaf.outerHTML.slice(0, 80) })),
     };
 }"""
 

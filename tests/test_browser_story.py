@@ -102,7 +102,10 @@ def test_the_story_on_the_console_with_its_downloads(
 # and the first (the player's name) then lie.
 TABLE_REACH = """table => {
     const frame = table.parentElement;
-    const x = (element) => [element.getBoundingClientRect().left, element.getBoundingClientRect().right];
+    const x = (element) => {
+        const r = element.getBoundingClientRect();
+        return [r.left, r.right];
+    };
     const row = table.tBodies[0].rows[0];
     const columns = [];
     for (const cell of row.cells) {
