@@ -615,8 +615,9 @@ function ask(text, yes, run) {
   $('#cs-confirm button[data-act="confirm-no"]')?.focus();
 }
 
-/** Cancel the question: the draft stays as it is. */
+/** Cancel the question: the draft stays, keys typed after it go. */
 function cancelAsk() {
+  s.keys = [];
   s.confirm = null;
   renderNotes();
   $("#cs-points")?.focus();
@@ -820,7 +821,7 @@ document.addEventListener("keydown", (e) => {
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const inPanel = inPoints || Boolean(e.target.closest?.("#panel")) || e.target === document.body;
   // An entry in flight: what is typed meanwhile waits for its answer, in order (digits too).
-  if (s.busy || s.keys.length) {
+  if (s.busy) {
     if (/^([0-9a-z]|Enter|Backspace|Arrow(Up|Down))$/.test(key) && s.sent) {
       s.keys.push({ key, inPoints, inPanel });
       e.preventDefault();

@@ -207,17 +207,8 @@ function figureNode(kind) {
   g.setAttribute("class", `sb-fig sb-fig-${kind}`);
   const [lx, ly] = LETTER_AT[kind];
   const path = kind === "meeple" ? MEEPLE_PATH : MESSENGER_PATH;
-  g.innerHTML =
-    `<title></title>` +
-    `<g transform="translate(-50 -52)">` +
-    `<path class="sb-glow" d="${path}"/>` +
-    `<path class="sb-halo" d="${path}"/>` +
-    `<path class="sb-outline" d="${path}"/>` +
-    `<path class="sb-body" d="${path}"/>` +
-    `<text class="sb-letter" x="${lx}" y="${ly}"></text>` +
-    `<g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/>` +
-    `<text x="50" y="95"></text></g>` +
-    `</g>`;
+  g.innerHTML = `<title></title><g transform="translate(-50 -52)">${["glow", "halo", "outline", "body"].map((c) => `<path class="sb-${c}" d="${path}"/>`).join("")}` +
+    `<text class="sb-letter" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`;
   return g;
 }
 
@@ -255,8 +246,8 @@ function placeFigures(state, players, table, activeSeat) {
       const lap = Math.floor(figure.points / SPACES) * SPACES;
       const badge = node.querySelector(".sb-lap");
       badge.style.display = lap > 0 ? "" : "none";
-      badge.querySelector("text").textContent = lap > 0 ? String(lap) : "";
-      badge.querySelector("text").classList.toggle("sb-lap-long", lap >= 100);
+      badge.lastChild.textContent = lap > 0 ? lap : "";
+      badge.lastChild.classList.toggle("sb-lap-long", lap >= 100);
       node.querySelector("title").textContent =
         `${isolate(figure.player.name)}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
       if (fresh) state.figures.appendChild(node);
