@@ -11,7 +11,8 @@ per cent of the viewport's height (2.2% is 24 px at 1080 rows, 17 px at 768):
 
 * names, both figures' counts and the TURN badge: 2.2%;
 * the players' totals: 4%; the revealed message's text: 4%;
-* a figure on the track (its drawn height): 2%.
+* a figure on the track (its drawn height): 2%; in a crowd of more than four on one space, which
+  stands inside that space's square, 1%.
 
 Nothing may overflow the viewport, and at 4:3 the page fills the screen (no 16:9 box).
 """
@@ -305,7 +306,10 @@ def test_the_projector_reads_across_a_room(
     assert len(measured["badge"]) == 1 and measured["badge"][0] >= 2.2 * vh, measured["badge"]
     assert min(measured["totals"]) >= 4 * vh, measured["totals"]
     assert measured["reveal"] and measured["reveal"][0] >= 4 * vh, measured["reveal"]
-    assert len(measured["figures"]) == 12 and min(measured["figures"]) >= 2 * vh
+    # Ann's two figures and Bob's messenger stand apart (2%); the nine at 0 are a crowd inside
+    # its square (1%, see the test below).
+    assert len(measured["figures"]) == 12 and min(measured["figures"]) >= 1 * vh
+    assert sum(figure >= 2 * vh for figure in measured["figures"]) == 3, measured["figures"]
 
     # Nothing overflows, and the stage fills the screen at every shape (no letterbox at 4:3).
     assert measured["scroll"] == [width, height]
@@ -315,7 +319,7 @@ def test_the_projector_reads_across_a_room(
         assert box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5, box
     assert max(p["right"] for p in measured["players"]) >= 0.95 * width
 
-    # Space 0 holds eight figures, none on another; Ann's meeple wears one clear lap mark.
+    # Space 0 holds nine figures, none on another; Ann's meeple wears one clear lap mark.
     for a, b in itertools.combinations(measured["bodies"], 2):
         assert not _overlaps(a, b), (a, b)
     assert measured["lapTexts"] == ["50"]
@@ -484,4 +488,70 @@ def test_presence_is_unknown_while_the_projector_reconnects(
     expect(projector.locator("#pj-conn")).to_have_attribute("data-state", "open", timeout=30_000)
     expect(main).to_have_attribute("data-link", "live")
     expect(on).to_have_count(1)
+
+
+CROWD_AT_ZERO = """() => {
+    const box = (element) => {
+        const r = element.getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    };
+    const spaces = [...document.querySelectorAll(".sb-space")].map(box);
+    const numbers = [...document.querySelectorAll(".sb-num")].map(box);
+    const button = document.getElementById("pj-story-button");
+    // Every other visible element that draws something: leaves, outside the button, but for
+    // the backdrop of the track and of its loop, on which the button stands.
+    const leaves = [...document.body.querySelectorAll("*")].filter((element) =>
+        !element.childElementCount && !button.contains(element)
+        && !element.matches(".sb-frame, .sb-inner")
+        && !["SCRIPT", "STYLE", "TEMPLATE", "title"].includes(element.tagName)
+        && getComputedStyle(element).visibility !== "hidden"
+        && element.getClientRects().length);
+    return {
+        corner: spaces[0],
+        others: numbers.slice(1),
+        figures: [...document.querySelectorAll(".sb-fig .sb-body")].map(box),
+        button: button.hidden ? null : box(button),
+        leaves: leaves.map((leaf) => ({ ...box(leaf), what: leaf.outerHTML.slice(0, 80) })),
+    };
+}"""
+
+
+@pytest.fixture(scope="module")
+def six_at_zero(server: str, browser: Browser) -> Iterator[str]:
+    """A game of six just started: twelve figures on space 0."""
+    names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Finn"]
+    colours = ["red", "black", "orange", "blue", "yellow", "green"]
+    host = tabletop_game(browser, server, names, colours)
+    yield host.code
+    host.page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_twelve_figures_on_space_0_stay_in_its_corner_and_the_story_button_covers_nothing(
+    browser: Browser, server: str, six_at_zero: str, width: int, height: int
+) -> None:
+    """Six players at 0: every figure stands inside the corner square of space 0, on no other
+    space's number and on no other figure, still readable (2% of the height); the "Story"
+    button's box meets no other visible element (the "Follow on your phone" card included)."""
+    tv = browser.new_context(base_url=server, viewport={"width": width, "height": height})
+    projector = tv.new_page()
+    projector.goto(f"/t/{six_at_zero}/projector")
+    expect(projector.locator(".sb-fig")).to_have_count(12)
+    expect(projector.locator("#pj-story-button")).to_be_visible()
+    projector.wait_for_timeout(600)  # the figures' slide (a CSS transition) has ended
+    measured = projector.evaluate(CROWD_AT_ZERO)
+    screenshot(projector, f"projector-{width}x{height}-six-at-0.png")
+    corner = measured["corner"]
+    for figure in measured["figures"]:
+        assert figure["left"] >= corner["left"] - 0.5 and figure["right"] <= corner["right"] + 0.5
+        assert figure["top"] >= corner["top"] - 0.5 and figure["bottom"] <= corner["bottom"] + 0.5
+        assert figure["bottom"] - figure["top"] >= 0.01 * height, figure
+        for number in measured["others"]:
+            assert not _overlaps(figure, number), (figure, number)
+    for a, b in itertools.combinations(measured["figures"], 2):
+        assert not _overlaps(a, b), (a, b)
+    button = measured["button"]
+    assert button is not None
+    touching = [leaf["what"] for leaf in measured["leaves"] if _overlaps(button, leaf)]
+    assert not touching, touching
     tv.close()

@@ -98,6 +98,30 @@ def test_the_story_on_the_console_with_its_downloads(
     laptop.close()
 
 
+# A story table on the page: its scrolling frame, scrolled to its end, and where each column
+# and the first (the player's name) then lie.
+TABLE_REACH = """table => {
+    const frame = table.parentElement;
+    const x = (element) => {
+        const r = element.getBoundingClientRect();
+        return [r.left, r.right];
+    };
+    const row = table.tBodies[0].rows[0];
+    const columns = [];
+    for (const cell of row.cells) {
+        cell.scrollIntoView({ inline: "nearest", block: "nearest" });
+        columns.push(x(cell));
+    }
+    return {
+        overflow: getComputedStyle(frame).overflowX,
+        frame: x(frame),
+        columns: columns.slice(1),
+        name: x(row.cells[0]),
+        named: [table.tHead.rows[0].cells[0].textContent],
+    };
+}"""
+
+
 def test_the_story_fits_a_phone_and_follows_the_game(
     server: tuple[str, str, str, str], browser: Browser
 ) -> None:
@@ -127,6 +151,17 @@ def test_the_story_fits_a_phone_and_follows_the_game(
         ".width / s.viewBox.baseVal.width",
     )
     assert font >= 10, "the chart's text is readable on a phone"
+    # Each table scrolls sideways inside its card, its name column kept in view: scrolled to
+    # its end, every column can be read on the phone, the player's name beside it.
+    for table in ("story-totals", "story-messages"):
+        reach = page.eval_on_selector(f"#story .{table}", TABLE_REACH)
+        assert reach["overflow"] in ("auto", "scroll"), reach
+        assert reach["frame"][0] >= 0 and reach["frame"][1] <= 390, reach
+        for left, right in reach["columns"]:
+            assert left >= reach["frame"][0] - 0.5 and right <= reach["frame"][1] + 0.5, reach
+        assert reach["name"][0] >= reach["frame"][0] - 0.5, reach
+        assert reach["name"][1] <= reach["columns"][-1][0] + 0.5, reach
+        assert reach["named"] == ["Player"], reach
     page.locator("#story").scroll_into_view_if_needed()
     screenshot(page, "story-phone.png")
     assert watch.errors == []

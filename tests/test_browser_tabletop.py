@@ -271,8 +271,10 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     panel(cy).locator('button[data-act="score"][data-figure="messenger"]').tap()
     view = engine.add(2, "score", points=2, figure="messenger")
     expect_scores(pages, view, projector)
-    expect(host.locator("#undo")).to_contain_text("Last entry: Cy scores 2 with the messenger")
-    expect(cy.locator("#undo")).to_contain_text("Last entry: Cy scores 2 with the messenger")
+    # The entry in the server's words, on both pages.
+    said = "Last entry: \u2068Cy\u2069 scores 2 at the table with the messenger; lands on 2"
+    expect(host.locator("#undo")).to_contain_text(said)
+    expect(cy.locator("#undo")).to_contain_text(said)
     host.locator('#undo button[data-act="undo"]').click()
     view = engine.undo(0)
     expect_scores(pages, view, projector)
@@ -357,7 +359,7 @@ class HeldSocket:
         page.route_web_socket(re.compile(r"/ws/t/"), self.route)
 
     def route(self, ws: Any) -> None:
-        server = ws.connect_to_server()
+        server = self.server = ws.connect_to_server()
         self.page_side = ws
 
         def from_server(message: str | bytes) -> None:
@@ -635,4 +637,135 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     view = engine.add(0, "finish")
     expect(panel(cy).locator(".ranking")).to_be_visible()
     assert view["finished"]
+    assert not watch.errors, watch.errors
+
+
+class RefusingSocket(HeldSocket):
+    """A held socket that can also answer the page's next command itself, with the refusal the
+    server gives a command overtaken by the game (`stale`), instead of passing it on."""
+
+    def __init__(self, page: Page) -> None:
+        self.refuse_next = False
+        super().__init__(page)
+
+    def route(self, ws: Any) -> None:
+        super().route(ws)
+
+        def from_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if self.refuse_next and frame.get("type") == "command":
+                self.refuse_next = False
+                refusal = {"type": "error", "code": "stale", "id": frame.get("id")}
+                answer = json.dumps(refusal | {"message": "The game moved on meanwhile."})
+                if self.holding:
+                    self.held.append(answer)
+                else:
+                    ws.send(answer)
+            else:
+                self.server.send(message)
+
+        ws.on_message(from_page)
+
+
+def four_at_a_c3_table(server: str, browser: Browser) -> tuple[Page, RefusingSocket]:
+    """Ann's console (1366 x 768) at a 3rd edition table, with Cleo, Dan and Eve added by her."""
+    host = browser.new_context(base_url=server, viewport={"width": 1366, "height": 768}).new_page()
+    socket = RefusingSocket(host)
+    from tests.browser_pages import create_table
+
+    create_table(host, "Ann", preset="c3", seats=4, tabletop=True)
+    for name, colour in [("Cleo", "orange"), ("Dan", "green"), ("Eve", "red")]:
+        add = host.locator("#add-form")
+        add.locator('input[name="name"]').fill(name)
+        add.locator('select[name="colour"]').select_option(colour)
+        add.get_by_role("button", name="Add").click()
+        expect(host.locator("#lobby-seats .seat-name", has_text=name)).to_have_count(1)
+    host.locator('#start-box button[data-act="start"]').click()
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "0")
+    expect(panel(host).locator('button[data-act="seat"]')).to_have_count(4)
+    return host, socket
+
+
+def test_keys_typed_while_an_entry_is_in_flight_count_as_typed(
+    server: str, browser: Browser
+) -> None:
+    """Typing ahead: ↓ 4 M ↓ ↓ 3 M ↓ ↓ ↓ 2 M typed while the first entry is still unanswered
+    gives what slow typing gives (Cleo 4, Dan 3, Eve 2), digits included; when the entry in
+    flight is refused, the keys typed after it are dropped, and the page says so beside the
+    draft it kept."""
+    watch = ConsoleWatch()
+    host, socket = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    socket.holding = True
+    for key in ["ArrowDown", "4", "m", "ArrowDown", "ArrowDown", "3", "m"]:
+        host.keyboard.press(key)
+    for key in ["ArrowDown", "ArrowDown", "ArrowDown", "2", "m"]:
+        host.keyboard.press(key)
+    socket.wait_for_held(host, "update")
+    socket.release()
+    expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "2"])
+    expect(host.locator("#players .p-sub")).to_have_text(
+        [
+            "Meeple 0 · Messenger 0",
+            "Meeple 4 · Messenger 0",
+            "Meeple 3 · Messenger 0",
+            "Meeple 2 · Messenger 0",
+        ]
+    )
+
+    # Refused: the entry comes back to the form, the keys typed after it are not applied.
+    socket.refuse_next = True
+    socket.holding = True
+    for key in ["ArrowDown", "5", "m", "ArrowDown", "7", "m"]:
+        host.keyboard.press(key)
+    socket.wait_for_held(host, "error")
+    socket.release()
+    refused = host.locator("#cs-refused")
+    expect(refused).to_contain_text("Not counted: Cleo scores 5 with the meeple.")
+    expect(refused).to_contain_text("Keys typed after it were not applied: ArrowDown 7 m.")
+    expect(host.locator("#panel #cs-points")).to_have_value("5")
+    expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "2"])
+    assert not watch.errors, watch.errors
+
+
+def test_a_shared_scoring_chooses_everyone_and_the_undo_bar_says_it_in_words(
+    server: str, browser: Browser
+) -> None:
+    """The "Shared…" choice: the selected player starts in, marked, and can be taken out; the
+    button names everyone who scores. The undo bar reads the server's line for the entry, not
+    its type."""
+    watch = ConsoleWatch()
+    host, _ = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    panel(host).locator('button[data-act="multi"]').click()
+    ann = panel(host).locator('button[data-act="seat"]', has_text="Ann")
+    expect(ann).to_have_attribute("aria-pressed", "true")
+    expect(ann).to_contain_text("✓")
+    ann.click()
+    expect(ann).to_have_attribute("aria-pressed", "false")
+    score = panel(host).locator('button[data-act="score"]')
+    expect(score).to_have_text("Choose who scores")
+    expect(score).to_be_disabled()
+    for name in ("Cleo", "Dan"):
+        panel(host).locator('button[data-act="seat"]', has_text=name).click()
+    panel(host).locator('button[data-act="points"][data-n="4"]').click()
+    host.keyboard.press("m")
+    expect(score).to_have_text("Score 4 points each for Cleo and Dan")
+    score.click()
+    expect(host.locator("#players .p-score")).to_have_text(["0", "4", "4", "0"])
+    # The server's first line for the entry (the shares' moves follow it in the log).
+    said = "\u2068Cleo\u2069 and \u2068Dan\u2069 share 4 points"
+    expect(host.locator("#log li", has_text=said)).to_have_count(1)
+    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {said}")
+
+    # An adjustment through the corrections: in words too.
+    host.locator('#undo button[data-act="fix-open"]').click()
+    expect(host.locator('#fix button[data-act="fix-pick"]')).to_have_count(1)
+    host.locator('#fix [name="adj-seat"]').select_option(label="Dan")
+    host.locator('#fix [name="adj-points"]').fill("-1")
+    host.locator('#fix button[data-act="fix-adjust"]').click()
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
+    expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "0"])
+    last = host.locator("#log li").last
+    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {last.inner_text()}")
     assert not watch.errors, watch.errors

@@ -55,6 +55,10 @@ const s = {
   holdUntil: 0, // "End …'s turn" is disabled until then
   refocus: false, // after one's own entry, focus goes where the next entry starts
   fresh: true, // a connection's first snapshot never alerts
+  // Keys typed while an entry is in flight, applied in order once it is answered.
+  keys: [],
+  // The server's words for entries this page saw made (undoable as JSON → line).
+  said: {},
 };
 
 // --- who may do what -------------------------------------------------------------------------
@@ -94,6 +98,8 @@ const connection = new TableConnection(code, {
     renderLog(true);
   },
   onUpdate(msg) {
+    const key = JSON.stringify(msg.view.undoable);
+    if (msg.lines?.length && !(msg.events || []).some((e) => e.type === "undone")) s.said[key] ??= msg.lines[0];
     s.view = msg.view;
     alerts.observe(msg.view, you(), false);
     if (msg.id && msg.id === s.busy) s.busy = null;
@@ -162,7 +168,9 @@ function refuse(msg, sent = s.sent) {
   s.sent = null;
   const { command, seat, draft } = sent;
   const again = draft && msg.code === "stale" ? " Check it and send it again." : "";
-  s.refused = { command, seat, draft, text: (msg.message || msg.code) + again, what: describe({ ...command, seat }) };
+  const dropped = s.keys.length ? ` Keys typed after it were not applied: ${s.keys.map((k) => k.key).join(" ")}.` : "";
+  s.keys = [];
+  s.refused = { command, seat, draft, text: (msg.message || msg.code) + again + dropped, what: describe({ ...command, seat }) };
   if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
 }
 
@@ -183,6 +191,15 @@ function render() {
   renderPlayers();
   renderScoreboard($("#scoreboard"), s.view, s.table, { large: false });
   followStory(s.view);
+  flushKeys();
+}
+
+/** Keys typed while an entry was in flight, now that it is answered: as if typed now. */
+function flushKeys() {
+  while (s.keys.length && !s.busy && !s.confirm && !s.refused && s.view) {
+    const k = s.keys.shift();
+    handleKey(k.key, k.inPoints, k.inPanel, true);
+  }
 }
 
 /** The "Story" card (story.js, loaded when first opened): drawn again as the game moves on
@@ -332,7 +349,7 @@ function seatButtons(final) {
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
     const tag = !final && seat === s.view.active_seat ? ` <small>turn</small>` : "";
-    return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}" aria-keyshortcuts="ArrowUp ArrowDown">${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
+    return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (all.length > 1 && (isHost() || you() != null)) {
     buttons.push(`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`);
@@ -351,8 +368,7 @@ function toggleSeat(seat) {
   // A phone's own seat stays in what it enters.
   if (chosen.includes(seat) && !isHost() && seat === you()) return;
   const next = chosen.includes(seat) ? chosen.filter((x) => x !== seat) : [...chosen, seat];
-  if (!next.length) return;
-  [s.draft.seat, ...s.draft.also] = next;
+  [s.draft.seat = null, ...s.draft.also] = next;
 }
 
 function pointsRow(allowZero = false) {
@@ -366,7 +382,7 @@ function entryHtml(p) {
   const v = s.view;
   const final = p.type === "finish";
   const seat = s.draft.seat;
-  const canEnter = seat != null && mayActFor(seat);
+  const canEnter = s.draft.multi || (seat != null && mayActFor(seat));
   const points = s.draft.points;
   const parts = [];
   if (final) {
@@ -382,7 +398,7 @@ function entryHtml(p) {
     parts.push(`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
     const cats = CATEGORIES.map(([key, label]) => `<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`).join("");
     parts.push(`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
-    const figures = s.draft.also.length ? sharesHtml(chosenSeats(), points) : figureButtons(seat, points);
+    const figures = s.draft.multi ? sharesHtml(chosenSeats(), points) : figureButtons(seat, points);
     parts.push(`<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${final ? finalAddHtml(chosenSeats(), points) : figures}</div>`);
   }
   const actions = [];
@@ -416,8 +432,8 @@ function legendHtml(final) {
 
 function finalAddHtml(seats, points) {
   const who = seats.map((seat) => nameHtml(nameOf(seat))).join(" and ");
-  const label = points ? `Add ${pts(points)} for ${who}` : "Choose the points";
-  return `<div class="cs-choices"><button type="button" class="btn primary" data-act="score"${points ? "" : " disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
+  const label = !seats.length ? "Choose who scores" : points ? `Add ${pts(points)} for ${who}` : "Choose the points";
+  return `<div class="cs-choices"><button type="button" class="btn primary" data-act="score"${points && seats.length ? "" : " disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
 }
 
 /** Whether this page names `seat`'s figure in a shared scoring: the host's does for everyone,
@@ -447,8 +463,8 @@ function sharesHtml(seats, points) {
     return `<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b>${choices.join("")}${note}</div>`;
   });
   const who = seats.map((seat) => nameHtml(nameOf(seat))).join(" and ");
-  const label = points ? `Score ${pts(points)} each for ${who}` : "Choose the points";
-  return `<div class="cs-fig cs-shares">${rows.join("")}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter"${points ? "" : " disabled"}>${label}</button></div><p class="hint">One entry for all. Only the player whose turn it is draws messages.</p></div>`;
+  const label = !seats.length ? "Choose who scores" : points ? `Score ${pts(points)}${seats.length > 1 ? " each" : ""} for ${who}` : "Choose the points";
+  return `<div class="cs-fig cs-shares">${rows.join("")}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter"${points && seats.length ? "" : " disabled"}>${label}</button></div><p class="hint">One entry for all. Only the player whose turn it is draws messages.</p></div>`;
 }
 
 function figureButtons(seat, points) {
@@ -521,7 +537,8 @@ function renderUndo() {
   const last = s.view.undoable;
   let html = "";
   if (last && (isHost() || last.seat === you())) {
-    html = `<span class="hint">Last entry: ${describe(last)}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)"${s.busy ? " disabled" : ""}>Undo</button>`;
+    const said = s.said[JSON.stringify(last)];
+    html = `<span class="hint">Last entry: ${said ? esc(said) : describe(last)}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)"${s.busy ? " disabled" : ""}>Undo</button>`;
   }
   if (isHost()) html += `<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${Boolean(s.fix)}" aria-controls="fix">Corrections…</button>`;
   fill($("#undo"), html);
@@ -554,7 +571,7 @@ function describe(a) {
       return `${each} score ${a.points} each${a.category ? ` for a ${a.category}` : ""}`;
     }
     case "adjust": return `${a.points > 0 ? "+" : "−"}${Math.abs(a.points)} on ${who}'s ${a.figure}`;
-    case "correct": return a.replacement ? "a correction" : "a deletion";
+    case "correct": return a.replacement ? `a correction: ${describe({ seat: a.seat, ...a.replacement })}` : "the deletion of an earlier entry";
     case "end_turn": return `${who} ends the turn`;
     case "resolve_message": return a.choice === "points" ? `${who} takes the 2 points` : `${who} takes the message's action${a.points != null ? ` (${pts(a.points)})` : ""}`;
     case "choose_figure": return `${who} chooses the ${a.figure}`;
@@ -606,6 +623,14 @@ function ask(text, yes, run) {
   $('#cs-confirm button[data-act="confirm-no"]')?.focus();
 }
 
+/** Cancel the question: the draft stays, keys typed after it go. */
+function cancelAsk() {
+  s.keys = [];
+  s.confirm = null;
+  renderNotes();
+  $("#cs-points")?.focus();
+}
+
 /** More points than a table plausibly scores at once: asked before sending. */
 function plausible(points, seats, run) {
   const final = s.view.pending?.type === "finish";
@@ -633,7 +658,7 @@ function sendEntry(figure) {
         return f ? { seat, figure: f } : { seat };
       });
       command = { type: "score_shared", points: draft.points, shares };
-    } else if (figure) command.figure = figure;
+    } else if (draft.multi ? !final && shareFigure(seats[0]) : figure) command.figure = draft.multi ? shareFigure(seats[0]) : figure;
     if (draft.category) command.category = draft.category;
     s.draft = cleanDraft();
     // Sent as the page's own seat: the host enters for anyone, a phone for shares with its own.
@@ -695,6 +720,7 @@ document.addEventListener("click", (e) => {
     case "multi":
       s.draft.multi = !s.draft.multi;
       if (!s.draft.multi) s.draft.also = [];
+      s.draft.seat ??= defaultSeat();
       renderPanel();
       break;
     case "points":
@@ -731,11 +757,7 @@ document.addEventListener("click", (e) => {
       if (run) run();
       break;
     }
-    case "confirm-no":
-      s.confirm = null;
-      renderNotes();
-      $("#cs-points")?.focus();
-      break;
+    case "confirm-no": cancelAsk(); break;
     case "again": {
       const r = s.refused;
       s.draft = cleanDraft();
@@ -774,7 +796,7 @@ function enterKey() {
   if (p?.type === "finish") return panelButton('button[data-act="score"]')?.click();
   if (p?.type !== "end_turn" || !s.draft.points || s.draft.seat == null) return;
   const seats = chosenSeats();
-  sendEntry(seats.length === 1 ? usualFigure(seats[0]) : undefined);
+  sendEntry(seats.length === 1 && !s.draft.multi ? usualFigure(seats[0]) : undefined);
 }
 
 /** M/E in a shared scoring: every share free to move it goes on that figure (Enter scores). */
@@ -793,11 +815,8 @@ document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || !s.view) return;
   if (e.key === "Escape") {
     if (s.fix && e.target.closest?.("#fix") && !s.confirm) s.fix.escape();
-    else if (s.confirm) {
-      s.confirm = null;
-      renderNotes();
-      $("#cs-points")?.focus();
-    } else if ($("#cs-points")) {
+    else if (s.confirm) cancelAsk();
+    else if ($("#cs-points")) {
       Object.assign(s.draft, { points: null, typed: false });
       renderPanel();
       $("#cs-points")?.focus();
@@ -806,19 +825,37 @@ document.addEventListener("keydown", (e) => {
   }
   const inPoints = e.target.id === "cs-points";
   const inField = !inPoints && e.target.closest?.("input, textarea, select, #fix");
-  if (inField || s.confirm || s.busy) return;
+  if (inField || s.confirm) return;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const inPanel = inPoints || Boolean(e.target.closest?.("#panel")) || e.target === document.body;
+  // An entry in flight: what is typed meanwhile waits for its answer, in order (digits too).
+  if (s.busy) {
+    if (/^([0-9a-z]|Enter|Backspace|Arrow(Up|Down))$/.test(key) && s.sent) {
+      s.keys.push({ key, inPoints, inPanel });
+      e.preventDefault();
+    }
+    return;
+  }
+  if (handleKey(key, inPoints, inPanel)) e.preventDefault();
+});
+
+/** One key of the entry form (`queued`: typed while an entry was in flight); true if it did
+ * something. */
+function handleKey(key, inPoints, inPanel, queued = false) {
   const input = $("#cs-points");
   const p = s.view.pending;
   let done = true;
-  if (/^[0-9]$/.test(key) && input && !inPoints) {
+  if (/^[0-9]$/.test(key) && input && (!inPoints || queued)) {
     input.focus();
     input.value += key;
     input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (key === "Backspace" && input && queued) {
+    input.value = input.value.slice(0, -1);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
   } else if (key === "Enter" && inPoints) enterKey();
-  else if ((key === "ArrowUp" || key === "ArrowDown") && (inPoints || e.target.closest?.("#panel") || e.target === document.body) && p?.type !== "resolve_message" && $('#panel button[data-act="seat"]')) stepSeat(key === "ArrowUp" ? -1 : 1);
+  else if ((key === "ArrowUp" || key === "ArrowDown") && inPanel && p?.type !== "resolve_message" && $('#panel button[data-act="seat"]')) stepSeat(key === "ArrowUp" ? -1 : 1);
   else if (FIGURE_KEYS[key] && p?.type === "choose_figure") panelButton(`button[data-act="figure"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
-  else if (FIGURE_KEYS[key] && p?.type === "end_turn" && s.draft.also.length) allSharesOn(FIGURE_KEYS[key]);
+  else if (FIGURE_KEYS[key] && p?.type === "end_turn" && s.draft.multi) allSharesOn(FIGURE_KEYS[key]);
   else if (FIGURE_KEYS[key] && p?.type === "end_turn") panelButton(`button[data-act="score"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
   else if (CATEGORY_KEYS[key] && panelButton('button[data-act="category"]')) {
     s.draft.category = s.draft.category === CATEGORY_KEYS[key] ? null : CATEGORY_KEYS[key];
@@ -826,10 +863,10 @@ document.addEventListener("keydown", (e) => {
   } else if (key === "t") panelButton('button[data-act="end-turn"]')?.click();
   else if (key === "u" && !s.view.finished) $('#undo button[data-act="undo"]:not([disabled])')?.click();
   else done = false;
-  if (done) e.preventDefault();
   // Focus stays where the next entry starts.
   if (done && key !== "Enter" && !s.busy && !s.confirm) $("#cs-points")?.focus();
-});
+  return done;
+}
 
 // A standing preference: one's own, or (the host) that of a player without a device.
 document.addEventListener("change", (e) => {

@@ -1,14 +1,9 @@
-// The score track of The Messengers: 50 spaces (0-49) in a rectangular loop, dark spaces on the
-// multiples of 5, and both figures of every player (the meeple and the messenger) on it, with the
-// players' totals beside it. Used by the table page and by the projector, which import
-// renderScoreboard from this module:
-//
-//   const { centre } = renderScoreboard(container, view, table, { large: false });
-//
-// `view` is the engine's view (null in the lobby), `table` the snapshot's table. The track is
-// built once per container; later calls only move the figures (they slide, by CSS transition)
-// and redraw the players' list, so calling it on every update is cheap. `centre` is an empty
-// element laid over the inside of the loop that the caller may fill; it is kept between calls.
+// The score track of The Messengers: 50 spaces (0-49) in a rectangular loop, dark on the
+// multiples of 5, both figures of every player on it, and the players' totals beside it. The table
+// page, the console and the projector call `renderScoreboard(container, view, table, { large })`
+// on every update: the track is built once per container, later calls move the figures (they
+// slide, by CSS transition) and redraw the list. It returns `centre`, an element over the inside
+// of the loop that the caller may fill, kept between calls.
 
 const SPACES = 50;
 const DARK_EVERY = 5;
@@ -18,20 +13,10 @@ const CELL = 100; // SVG units per space
 const MARGIN = 12;
 const FIGURE = 0.48; // a figure's box, in spaces, when several share a space
 const SINGLE = 0.64; // a figure alone on its space
-const CROWD = 0.4; // a figure among more than four on one space
 const NUMBER_BAND = 0.28; // the outer strip of a space that keeps its number visible
 const NUMBER_BAND_SIDE = 0.34; // the same on the left and right, where numbers lie across it
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-const FALLBACK_COLOURS = {
-  blue: { hex: "#0072b2", symbol: "B", label: "Blue" },
-  red: { hex: "#d55e00", symbol: "R", label: "Red" },
-  orange: { hex: "#e69f00", symbol: "O", label: "Orange" },
-  green: { hex: "#009e73", symbol: "G", label: "Green" },
-  yellow: { hex: "#f0e442", symbol: "Y", label: "Yellow" },
-  pink: { hex: "#cc79a7", symbol: "P", label: "Pink" },
-  black: { hex: "#222222", symbol: "K", label: "Black" },
-};
 
 // A meeple, and a messenger (a round pawn carrying a pennant), both in a 100 x 100 box.
 const MEEPLE_PATH =
@@ -44,15 +29,14 @@ const LETTER_AT = { meeple: [50, 57], messenger: [44, 70] };
 
 let colourMap = null;
 
-/** The colour map of the page (`<script id="colours" type="application/json">`). */
+/** The colour map of the page (`<script id="colours" type="application/json">`, the server's
+ * one list of colours); empty without one (every colour then draws grey). */
 export function colours() {
   if (colourMap) return colourMap;
-  const element = document.getElementById("colours");
-  if (!element) return FALLBACK_COLOURS;
   try {
-    colourMap = JSON.parse(element.textContent);
+    colourMap = JSON.parse(document.getElementById("colours").textContent);
   } catch {
-    return FALLBACK_COLOURS;
+    return {};
   }
   return colourMap;
 }
@@ -60,7 +44,7 @@ export function colours() {
 /** Hex, symbol letter, label and a readable ink for a colour id. */
 export function colourOf(id) {
   const map = colours();
-  const found = map[id] || FALLBACK_COLOURS[id] || { hex: "#888888", symbol: "?", label: id || "" };
+  const found = map[id] || { hex: "#888888", symbol: "?", label: id || "" };
   return { ...found, ink: inkOn(found.hex) };
 }
 
@@ -68,13 +52,8 @@ function inkOn(hex) {
   const value = /^#?([0-9a-f]{6})$/i.exec(hex || "");
   if (!value) return "#fff";
   const n = parseInt(value[1], 16);
-  const channel = (c) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  const lum =
-    0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
-  return lum > 0.3 ? "#111" : "#fff";
+  const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255) > 0.3 ? "#111" : "#fff";
 }
 
 export function escapeHtml(text) {
@@ -107,56 +86,31 @@ function cellOf(space) {
   const last = TRACK_COLUMNS - 1;
   const bottom = TRACK_ROWS - 1;
   const s = ((space % SPACES) + SPACES) % SPACES;
-  let col;
-  let row;
-  if (s <= last) {
-    col = s;
-    row = 0;
-  } else if (s < last + bottom) {
-    col = last;
-    row = s - last;
-  } else if (s <= 2 * last + bottom) {
-    col = last - (s - last - bottom);
-    row = bottom;
-  } else {
-    col = 0;
-    row = bottom - (s - 2 * last - bottom);
-  }
+  const [col, row] =
+    s <= last ? [s, 0] : s < last + bottom ? [last, s - last] : s <= 2 * last + bottom ? [2 * last + bottom - s, bottom] : [0, 2 * (last + bottom) - s];
   // Inward direction (into the loop) and the outer reference point, in space units.
-  let inward;
-  let outer;
   const corner = (col === 0 || col === last) && (row === 0 || row === bottom);
-  if (corner) {
-    const dx = col === 0 ? 1 : -1;
-    const dy = row === 0 ? 1 : -1;
-    inward = [dx * Math.SQRT1_2, dy * Math.SQRT1_2];
-    outer = [col + (dx > 0 ? 0 : 1), row + (dy > 0 ? 0 : 1)];
-  } else if (row === 0) {
-    inward = [0, 1];
-    outer = [col + 0.5, 0];
-  } else if (col === last) {
-    inward = [-1, 0];
-    outer = [col + 1, row + 0.5];
-  } else if (row === bottom) {
-    inward = [0, -1];
-    outer = [col + 0.5, row + 1];
-  } else {
-    inward = [1, 0];
-    outer = [0, row + 0.5];
-  }
-  const side = corner ? "corner" : row === 0 ? "top" : row === bottom ? "bottom" : col === 0 ? "left" : col === last ? "right" : "";
+  const side = corner ? "corner" : row === 0 ? "top" : row === bottom ? "bottom" : col === 0 ? "left" : "right";
+  const dx = col === 0 ? 1 : -1;
+  const dy = row === 0 ? 1 : -1;
+  const [inward, outer] = {
+    corner: [[dx * Math.SQRT1_2, dy * Math.SQRT1_2], [col + (dx > 0 ? 0 : 1), row + (dy > 0 ? 0 : 1)]],
+    top: [[0, 1], [col + 0.5, 0]],
+    right: [[-1, 0], [col + 1, row + 0.5]],
+    bottom: [[0, -1], [col + 0.5, row + 1]],
+    left: [[1, 0], [0, row + 0.5]],
+  }[side];
   const band = side === "left" || side === "right" ? NUMBER_BAND_SIDE : NUMBER_BAND;
   return { col, row, corner, side, band, inward, outer };
 }
 
 /** The centre (SVG units) and size (in spaces) of the index-th of `count` figures on a space.
  * A lone figure stands large; up to four stand two abreast, in rows that reach into the loop;
- * a crowd (every figure at 0 when the game starts) stands smaller, so that no figure covers
- * another: two abreast on a side, and on a corner four in the corner's own square and the rest
- * on a grid inside the loop, where no other space's figures stand. */
+ * a crowd (every figure at 0 when the game starts) stands smaller, on a grid inside the space's
+ * own square beside its number, so that it covers neither another space nor its number. */
 function slot(space, index, count) {
   const { corner, band, inward, outer } = cellOf(space);
-  if (count > 4 && corner) return cornerCrowdSlot(outer, inward, index);
+  if (count > 4) return crowdSlot(corner, band, inward, outer, index, count);
   const along = [-inward[1], inward[0]];
   let size;
   let depth;
@@ -165,7 +119,7 @@ function slot(space, index, count) {
     size = SINGLE;
     depth = corner ? 0.8 : band + SINGLE / 2 - 0.02;
   } else {
-    size = count > 4 ? CROWD : FIGURE;
+    size = FIGURE;
     const row = Math.floor(index / 2);
     const inRow = Math.min(2, count - row * 2);
     column = inRow === 2 ? (index % 2 === 0 ? -0.52 : 0.52) * size : 0;
@@ -176,27 +130,25 @@ function slot(space, index, count) {
   return [x * CELL, y * CELL, size];
 }
 
-const CROWD_STEP = CROWD * 1.06;
-// Grid places for a crowd on a corner, nearest first: the corner's square (0-1 on both axes, but
-// for the place of the space's number), then inside the loop (2 and more on both axes), never on
-// the neighbouring spaces.
-const CORNER_CROWD = (() => {
-  const places = [];
-  for (let a = 0; a < 8; a += 1) {
-    for (let b = 0; b < 8; b += 1) {
-      if ((a < 2 && b < 2 && a + b > 0) || (a >= 2 && b >= 2)) places.push([a, b]);
-    }
+/** A crowd's place inside its square: on a corner a grid of the whole square but for the
+ * outer corner, where the number is; on a side rows of three or four from the number's band in. */
+function crowdSlot(corner, band, inward, outer, index, count) {
+  if (corner) {
+    const grid = Math.ceil(Math.sqrt(count + 1));
+    const step = 0.96 / grid;
+    const place = index + 1;
+    const [dx, dy] = [Math.sign(inward[0]), Math.sign(inward[1])];
+    const at = (n) => 0.02 + step * (n + 0.5);
+    return [(outer[0] + dx * at(place % grid)) * CELL, (outer[1] + dy * at(Math.floor(place / grid))) * CELL, step * 0.94];
   }
-  return places.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || p[0] - q[0]);
-})();
-
-function cornerCrowdSlot(outer, inward, index) {
-  const [a, b] = CORNER_CROWD[Math.min(index, CORNER_CROWD.length - 1)];
-  const dx = Math.sign(inward[0]);
-  const dy = Math.sign(inward[1]);
-  const x = outer[0] + dx * (0.29 + a * CROWD_STEP);
-  const y = outer[1] + dy * (0.31 + b * CROWD_STEP);
-  return [x * CELL, y * CELL, CROWD];
+  const columns = count > 9 ? 4 : 3;
+  const step = Math.min(0.92 / columns, (0.96 - band) / Math.ceil(count / columns));
+  const across = -0.46 + (0.92 / columns) * ((index % columns) + 0.5);
+  const depth = band + step * (Math.floor(index / columns) + 0.5);
+  const along = [-inward[1], inward[0]];
+  const x = outer[0] + inward[0] * depth + along[0] * across;
+  const y = outer[1] + inward[1] * depth + along[1] * across;
+  return [x * CELL, y * CELL, step * 0.94];
 }
 
 /** Where a space's number is written: along the outer edge, so that figures leave it visible. */
@@ -212,45 +164,29 @@ function numberAt(space) {
 // Building the track ----------------------------------------------------------------------------
 
 function trackSvg() {
-  const width = TRACK_COLUMNS * CELL;
-  const height = TRACK_ROWS * CELL;
+  const [width, height] = [TRACK_COLUMNS * CELL, TRACK_ROWS * CELL];
   const parts = [];
   for (let s = 0; s < SPACES; s += 1) {
     const { col, row } = cellOf(s);
-    const dark = isDark(s);
-    parts.push(
-      `<rect class="sb-space${dark ? " sb-dark" : ""}" x="${col * CELL + 2}" y="${row * CELL + 2}"` +
-        ` width="${CELL - 4}" height="${CELL - 4}" rx="8"/>`,
-    );
+    const dark = isDark(s) ? " sb-dark" : "";
     const [nx, ny, anchor] = numberAt(s);
     parts.push(
-      `<text class="sb-num${dark ? " sb-num-dark" : ""}" x="${nx}" y="${ny}"` +
-        ` text-anchor="${anchor}">${s}</text>`,
+      `<rect class="sb-space${dark}" x="${col * CELL + 2}" y="${row * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="8"/>`,
+      `<text class="sb-num${dark && " sb-num-dark"}" x="${nx}" y="${ny}" text-anchor="${anchor}">${s}</text>`,
     );
   }
-  return (
-    `<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN}` +
-    ` ${height + 2 * MARGIN}" role="img" aria-label="Score track">` +
-    `<rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}"` +
-    ` height="${height + MARGIN}" rx="14"/>` +
-    `<rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}"` +
-    ` height="${height - 2 * CELL}" rx="6"/>` +
-    parts.join("") +
-    `<g class="sb-figures"></g></svg>`
-  );
+  return `<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="Score track">` +
+    `<rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}" height="${height + MARGIN}" rx="14"/>` +
+    `<rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${parts.join("")}<g class="sb-figures"></g></svg>`;
 }
 
 function build(container, large) {
   const width = TRACK_COLUMNS * CELL + 2 * MARGIN;
   const height = TRACK_ROWS * CELL + 2 * MARGIN;
   const pct = (value, total) => `${((value / total) * 100).toFixed(3)}%`;
-  container.innerHTML =
-    `<div class="sb${large ? " sb--large" : ""}">` +
-    `<div class="sb-board" style="aspect-ratio: ${width} / ${height}">` +
-    `<div class="sb-centre" style="left:${pct(CELL + MARGIN, width)};right:${pct(CELL + MARGIN, width)};` +
-    `top:${pct(CELL + MARGIN, height)};bottom:${pct(CELL + MARGIN, height)}"></div>` +
-    trackSvg() +
-    `</div><ol class="sb-players"></ol></div>`;
+  const [x, y] = [pct(CELL + MARGIN, width), pct(CELL + MARGIN, height)];
+  container.innerHTML = `<div class="sb${large ? " sb--large" : ""}"><div class="sb-board" style="aspect-ratio: ${width} / ${height}">` +
+    `<div class="sb-centre" style="left:${x};right:${x};top:${y};bottom:${y}"></div>${trackSvg()}</div><ol class="sb-players"></ol></div>`;
   const root = container.firstElementChild;
   const state = {
     root,
@@ -271,17 +207,8 @@ function figureNode(kind) {
   g.setAttribute("class", `sb-fig sb-fig-${kind}`);
   const [lx, ly] = LETTER_AT[kind];
   const path = kind === "meeple" ? MEEPLE_PATH : MESSENGER_PATH;
-  g.innerHTML =
-    `<title></title>` +
-    `<g transform="translate(-50 -52)">` +
-    `<path class="sb-glow" d="${path}"/>` +
-    `<path class="sb-halo" d="${path}"/>` +
-    `<path class="sb-outline" d="${path}"/>` +
-    `<path class="sb-body" d="${path}"/>` +
-    `<text class="sb-letter" x="${lx}" y="${ly}"></text>` +
-    `<g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/>` +
-    `<text x="50" y="95"></text></g>` +
-    `</g>`;
+  g.innerHTML = `<title></title><g transform="translate(-50 -52)">${["glow", "halo", "outline", "body"].map((c) => `<path class="sb-${c}" d="${path}"/>`).join("")}` +
+    `<text class="sb-letter" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`;
   return g;
 }
 
@@ -319,8 +246,8 @@ function placeFigures(state, players, table, activeSeat) {
       const lap = Math.floor(figure.points / SPACES) * SPACES;
       const badge = node.querySelector(".sb-lap");
       badge.style.display = lap > 0 ? "" : "none";
-      badge.querySelector("text").textContent = lap > 0 ? String(lap) : "";
-      badge.querySelector("text").classList.toggle("sb-lap-long", lap >= 100);
+      badge.lastChild.textContent = lap > 0 ? lap : "";
+      badge.lastChild.classList.toggle("sb-lap-long", lap >= 100);
       node.querySelector("title").textContent =
         `${isolate(figure.player.name)}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
       if (fresh) state.figures.appendChild(node);
@@ -346,68 +273,36 @@ const ICON_MESSENGER = `<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="
 function playersHtml(players, table, view) {
   const finished = Boolean(view?.finished);
   const active = finished || !view ? null : view.active_seat;
-  const deciding = view?.pending?.seat;
+  const deciding = finished ? null : view?.pending?.seat;
+  const split = (title, icon, n) => `<span class="sb-split-item"${title}>${icon}${n}</span>`;
   return players
     .map((player) => {
       const seatInfo = seatOf(table, player.seat);
       const colour = colourOf(seatInfo?.colour);
-      const connected = seatInfo ? Boolean(seatInfo.connected) : false;
+      const on = Boolean(seatInfo?.connected);
       const isActive = player.seat === active;
-      const isDeciding = !finished && deciding != null && deciding === player.seat && !isActive;
-      const classes = ["sb-player"];
-      if (isActive) classes.push("is-active");
-      if (isDeciding) classes.push("is-deciding");
+      const isDeciding = deciding != null && deciding === player.seat && !isActive;
       const merged = player.carrier
-        ? `<span class="sb-split-item">${player.carrier === "meeple" ? ICON_MEEPLE : ICON_MESSENGER}` +
-          `carries ${player.score}</span>`
-        : `<span class="sb-split-item" title="Meeple">${ICON_MEEPLE}${player.meeple ?? 0}</span>` +
-          `<span class="sb-split-item" title="Messenger">${ICON_MESSENGER}${player.messenger ?? 0}</span>`;
-      const marker = isActive
-        ? `<span class="sb-marker">turn</span>`
-        : isDeciding
-          ? `<span class="sb-marker sb-marker-deciding">deciding</span>`
-          : "";
-      return (
-        `<li class="${classes.join(" ")}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
+        ? split("", player.carrier === "meeple" ? ICON_MEEPLE : ICON_MESSENGER, `carries ${player.score}`)
+        : split(' title="Meeple"', ICON_MEEPLE, player.meeple ?? 0) + split(' title="Messenger"', ICON_MESSENGER, player.messenger ?? 0);
+      const marker = isActive ? `<span class="sb-marker">turn</span>` : isDeciding ? `<span class="sb-marker sb-marker-deciding">deciding</span>` : "";
+      return `<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
         `<span class="sb-swatch" aria-label="${escapeHtml(colour.label)}">${escapeHtml(colour.symbol)}</span>` +
-        `<span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span>` +
-        `<span class="sb-conn${connected ? " is-on" : ""}" title="${connected ? "connected" : "not connected"}"></span>` +
-        `</span>` +
-        `<span class="sb-total">${view ? player.score ?? 0 : ""}</span>` +
-        `<span class="sb-split">${view ? merged : "joined"}${marker}</span>` +
-        `</li>`
-      );
+        `<span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span>` +
+        `<span class="sb-total">${view ? player.score ?? 0 : ""}</span><span class="sb-split">${view ? merged : "joined"}${marker}</span></li>`;
     })
     .join("");
 }
 
 // The entry point -------------------------------------------------------------------------------
 
-/**
- * Draw the score track and the players' totals into `container`.
- * @param {HTMLElement} container
- * @param {object|null} view the engine's view (null before the game starts)
- * @param {object} table the snapshot's table (seats with colour and connected)
- * @param {{large?: boolean}} options `large` for the projector
- * @returns {{centre: HTMLElement}} the element over the inside of the loop
- */
+/** Draw the track and the totals of `view` (null in the lobby: `table`'s seats, all at 0) into
+ * `container`, `large` on the projector; returns `{ centre }` (see the top of this file). */
 export function renderScoreboard(container, view, table, { large = false } = {}) {
   let state = container._scoreboard;
-  if (!state || state.large !== large || state.root.parentNode !== container) {
-    state = build(container, large);
-  }
-  const players = view?.players?.length
-    ? view.players
-    : (table?.seats || []).map((seat) => ({
-        seat: seat.seat,
-        name: seat.name,
-        score: 0,
-        meeple: 0,
-        messenger: 0,
-        meeple_space: 0,
-        messenger_space: 0,
-        carrier: null,
-      }));
+  if (!state || state.large !== large || state.root.parentNode !== container) state = build(container, large);
+  const zero = { score: 0, meeple: 0, messenger: 0, meeple_space: 0, messenger_space: 0, carrier: null };
+  const players = view?.players?.length ? view.players : (table?.seats || []).map((seat) => ({ ...zero, seat: seat.seat, name: seat.name }));
   const activeSeat = view && !view.finished ? view.active_seat : null;
   placeFigures(state, players, table, activeSeat);
   state.root.classList.toggle("sb--count-many", players.length > 4);

@@ -7,13 +7,13 @@ import { colourOf, escapeHtml as esc } from "./scoreboard.js";
 
 const CATEGORY = { road: "Road", city: "City", monastery: "Monastery", field: "Field", during_play: "During play", message: "Messages", final: "Final" };
 const LINES = [["total", 3, ""], ["meeple", 1.8, "7 4"], ["messenger", 1.8, "1.5 4"]];
-const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scroll{overflow-x:auto}
+const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scroll>div{overflow-x:auto}
 .story-table{border-collapse:collapse;width:100%;margin:.3em 0 .8em;font-size:.85em;font-variant-numeric:tabular-nums}.story-scroll h3{margin:.4em 0 0;font-size:1em}
 .story-table th,.story-table td{padding:.2em .45em;text-align:right;border-bottom:1px solid #8885;white-space:nowrap}
-.story-table :is(th,td):first-child{text-align:left}.story-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.6em 0}
+.story-table :is(th,td):first-child{text-align:left;position:sticky;left:0;background:var(--card,#111)}.story-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.6em 0}
 .story-big{position:fixed;inset:0;z-index:5;overflow:auto;padding:2vmin 3vmin;background:#111;color:#eee;font-size:clamp(14px,2.2vmin,30px)}
 .story-big[hidden]{display:none}.story-big svg{width:auto;max-width:100%;height:auto;max-height:58vh;margin:0 auto}.story-big .story-actions{display:none}
-.story-big .story-scroll{display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 3vmin;overflow:visible}.story-big .story-scroll>div{flex:1 1 auto}.story-big td{white-space:normal}`;
+.story-big .story-scroll{display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 3vmin;overflow:visible}.story-big .story-scroll>div{flex:1 1 auto;overflow:visible}.story-big td{white-space:normal}`;
 const busy = new WeakMap();
 
 /** Fetch the story of table `code` and draw it into `box`; a call while one is under way
@@ -52,14 +52,14 @@ function draw(box, story, big) {
     .map((row, seat) => `<tr><td>${who(seat)}</td>${cats.map((c) => `<td>${row[c]}</td>`).join("")}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`)
     .join("");
   const messages = story.messages
-    .map((m) => `<tr><td>${m.turn}</td><td>${who(m.seat)}</td><td>${m.message}: ${esc(m.name)}</td><td>${m.choice === "points" ? "2 points" : m.choice === "action" ? "Action" : "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`)
+    .map((m) => `<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${esc(m.name)}</td><td>${m.choice === "points" ? "2 points" : m.choice === "action" ? "Action" : "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`)
     .join("");
   box.innerHTML =
     chart(story, seats, width, big) +
     `<div class="story-actions"><button type="button" class="btn" data-story="png">Download image (PNG)</button>` +
     `<a class="btn" href="/t/${encodeURIComponent(story.code)}/results.csv" download>Download results (CSV)</a></div>` +
     `<div class="story-scroll"><div><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => `<th>${CATEGORY[c] || esc(c)}</th>`).join("")}<th>Total</th></tr></thead><tbody>${totals}</tbody></table></div>` +
-    `<div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Turn</th><th>Player</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages || `<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
+    `<div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Player</th><th>Turn</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages || `<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
   if (big) box.classList.add("story-big");
   box.querySelector('[data-story="png"]').addEventListener("click", () => savePng(box.querySelector("svg")));
 }
