@@ -93,6 +93,8 @@ def test_message_8_fixed_figure_and_tiles_left(server: str, browser: Browser) ->
     expect(card.locator("li:not(.gone)")).to_have_count(1)
     expect(card.locator(f'li[data-tile="{SPARE}"]')).to_contain_text("× 1")
     screenshot(ann, "table-message-8-fixed-figure.png")
+    card.scroll_into_view_if_needed()
+    screenshot(bob, "table-tiles-left.png")
 
     ann.locator("#dock .choices li").nth(1).locator("button").click()
     expect(ann.locator("#dock .fixed-figure")).to_have_count(0)
