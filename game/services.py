@@ -576,8 +576,15 @@ def _undo(
     """Take back the latest entry a player made, with the figure choices the server then made
     for them from their standing preference (which would otherwise be made again at once).
 
-    A player takes back only their own entries; the host, anyone's.
+    A player takes back only their own entries; the host, anyone's. A board game has no undo:
+    every move stands, whoever asks.
     """
+    if state.mode is not Mode.TABLETOP:
+        raise CommandRefused(
+            "illegal",
+            "Undo is only for tabletop games: in a board game every move stands.",
+            table.version,
+        )
     kept = effective(state.log)
     count = 1
     while count < len(kept) and _automatic(table.id, kept[-count]):

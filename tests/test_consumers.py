@@ -259,6 +259,8 @@ async def test_refused_commands_change_nothing_and_keep_the_connection() -> None
         assert error["message"]
 
     await refused(bob, command(0, "b1", place), "not_your_turn")
+    # protocol.md, not_your_turn: whatever the seat sent, even a command of the wrong type.
+    await refused(bob, command(0, "b2", {"type": "skip_follower"}), "not_your_turn")
     await refused(spectator, command(0, "s1", place), "spectator")
     await refused(ann, command(5, "a0", place), "stale")
     await refused(ann, "{not json", "bad_json")
@@ -287,6 +289,14 @@ async def test_refused_commands_change_nothing_and_keep_the_connection() -> None
     await ann.send(command(1, "a8", {"type": "skip_follower"}))
     assert (await bob.receive("update"))["version"] == 1
     assert (await bob.receive("update"))["version"] == 2
+    assert (await ann.receive("update"))["version"] == 2
+    # A board game has no undo (protocol.md, command): illegal for the player who made the entry
+    # and for anyone else, never a word about the host.
+    for client, command_id in ((ann, "a9"), (bob, "b3")):
+        await client.send(command(2, command_id, {"type": "undo"}))
+        error = await client.receive("error")
+        assert error["code"] == "illegal", error
+        assert "only for tabletop games" in error["message"] and "host" not in error["message"]
     for client in (ann, bob, spectator):
         await client.close()
     assert_nothing_hidden(frames, TILES, MESSAGES)

@@ -99,10 +99,8 @@ def test_a_late_entry_while_a_figure_is_being_chosen_waits() -> None:
     error = refused(code, DAN, 0, score(3))
     assert error.code == "stale"
     assert error.message.startswith(f"Meanwhile 4 points were entered for {isolated('Cleo')}")
-    assert (
-        "yours were not counted (the game waits for a choice of figure, not points)"
-        in error.message
-    )
+    # Whose decision it is comes before what it waits for (protocol.md, not_your_turn).
+    assert "yours were not counted (it is Cleo's decision, not Dan's)" in error.message
 
 
 @override_settings(TABLETOP_ENTRIES_PER_TURN=2)

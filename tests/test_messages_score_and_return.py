@@ -356,3 +356,25 @@ def test_score_and_return_refuses_a_follower_that_is_not_yours(preset):
     with pytest.raises(IllegalCommand):
         g.resolve("action", x=0, y=1, feature="road", at="E")
     assert g.state is before
+
+
+def test_optional_scoring_of_nothing_is_offered_once():
+    """messengers.md §4 message 8, ``any_meeple_score_always`` (c2-zmg): "you may choose not to
+    score; return your follower either way". Ann's farmer lies in O's inner corner field, which
+    touches no city: scoring it gives 0, the same as not scoring, so the follower is offered once
+    (``score_optional`` false) rather than as two buttons for the same move; it returns for 0.
+
+    Turns: 1 Ann O (1,0) turned 90 + farmer on its corner field SR; 2 Bob F; 3 Ann G; 4 Bob B
+    (0,1); 5 Ann closes the column (10, dark: message 8)."""
+    g = Game("c2-zmg", tiles=["O", "F", "G", "B", "E", SPARE], messages=MESSAGE_8)
+    g.place(1, 0, 90).follower("field", "SR")
+    g.place(0, -1, 90).skip()
+    g.place(0, -2, 90).skip()
+    g.place(0, 1, 0).skip()
+    close_column(g)
+    where = {"x": 1, "y": 0, "feature": "field", "at": "SR"}
+    assert action_choices(g) == [target(where, 0, False)]
+    index, _ = resolve_8(g, where)
+    assert_paid(g, 0)
+    assert returned_since(g, index) == [{"type": "follower_returned", "seat": 0, **where}]
+    assert followers_on_board(g) == []

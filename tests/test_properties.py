@@ -185,6 +185,7 @@ def check_views(state: GameState, rng: random.Random) -> None:
             assert json.dumps(order) not in text
         if state.board is not None:
             assert shown["tiles_left"] == len(state.bag)
+            assert sum(shown["tiles_left_by_kind"].values()) == len(state.bag)
         assert shown["messages_in_stack"] == len(state.stack)
         assert json.dumps(views.view(permuted, seat)) == text
 

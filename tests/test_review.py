@@ -712,9 +712,11 @@ def expected_message_choices(state: GameState, model: Model | None = None) -> se
             elif variant == "any_meeple_score_if_majority":
                 choices.add(("action", segment, value if majority else 0, False))
             elif variant == "any_meeple_score_always":
-                choices.add(("action", segment, value, True))
+                # Not scoring is offered apart only where scoring would pay something.
+                choices.add(("action", segment, value, value > 0))
             else:
-                choices.add(("action", segment, value if majority else 0, majority))
+                points = value if majority else 0
+                choices.add(("action", segment, points, majority and points > 0))
     return choices
 
 

@@ -205,3 +205,28 @@ def test_the_console_sees_the_turn_figure_and_the_messages_drawn_this_turn() -> 
     assert shown["active_seat"] == 1
     assert [p["turn_figure"] for p in shown["players"]] == [None, None]
     assert shown["messages_this_turn"] == 0
+
+
+def test_tiles_left_by_kind_counts_the_catalogue_minus_the_tiles_seen() -> None:
+    """base-game.md (the 72 land tiles and their counts) and views.py: in a game with the full
+    bag, the tiles left by kind are the catalogue's count of each letter minus the tiles on the
+    board and the one in hand, so any player could count them; they are the same for every
+    seat, add up to ``tiles_left`` and do not depend on the bag's order."""
+    from game.engine.tiles import CATALOGUE
+
+    g = Game("c2-hig", tiles=None)
+    for _ in range(2):
+        cell = g.pending["placements"][0]
+        g.place(cell["x"], cell["y"], cell["rotations"][0]).skip()
+    state = g.state
+    seen = [tile["tile"] for tile in views.board_view(state.board)["tiles"]] + [state.tile]
+    shown = [views.view(state, seat)["tiles_left_by_kind"] for seat in SEATS]
+    assert shown[0] == shown[1] == shown[2]
+    assert list(shown[0]) == list(CATALOGUE)
+    for letter, tile in CATALOGUE.items():
+        assert shown[0][letter] == tile.count - seen.count(letter), letter
+    assert (
+        sum(shown[0].values()) == views.view(state)["tiles_left"] == 72 - 4
+    )  # start, 2 placed, 1 in hand
+    reordered = replace(state, bag=tuple(reversed(state.bag)))
+    assert views.view(reordered)["tiles_left_by_kind"] == shown[0]

@@ -504,13 +504,15 @@ class Work:
             raise IllegalCommand("nothing is waiting for a decision")
         if isinstance(command, cmd.EndTurn) and command.turn is not None:
             self.check_turn(step, command.turn)
+        # Whose decision it is comes first: a seat that may not decide now hears so, whatever
+        # it sent (protocol.md's not_your_turn), rather than which command would have fitted.
+        if wanted != ANY_SEAT and seat != wanted and not isinstance(command, rule.any_seat_may):
+            name = self.players[wanted].name
+            raise NotYourDecision(f"it is {name}'s decision, not {self.players[seat].name}'s")
         if not isinstance(command, rule.allows):
             names = " or ".join(sorted(cmd.COMMAND_WORDS.get(c.type, c.type) for c in rule.allows))
             what = cmd.COMMAND_WORDS.get(command.type, command.type)
             raise IllegalCommand(f"the game waits for {names}, not {what}")
-        if wanted != ANY_SEAT and seat != wanted and not isinstance(command, rule.any_seat_may):
-            name = self.players[wanted].name
-            raise NotYourDecision(f"it is {name}'s decision, not {self.players[seat].name}'s")
         rule.decide(self, step, seat, command)
 
     def check_turn(self, step: Step, turn: int) -> None:

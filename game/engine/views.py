@@ -6,6 +6,7 @@ views carry counts only. The drawn tile and a revealed message are public.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, cast
 
 from .agenda import (
@@ -41,7 +42,7 @@ from .messengers import (
 from .presets import PRESET_NAMES
 from .runner import ANY_SEAT, waiting_for
 from .state import GameState, Mode, effective
-from .tiles import FeatureKind
+from .tiles import CATALOGUE, FeatureKind
 
 
 def pending(state: GameState) -> Pending | None:
@@ -167,11 +168,12 @@ def message_choices(state: GameState) -> ResolveMessage:
         assert state.board is not None
         variant = state.options.score_and_return
         for target in return_targets(state.board, revealed.seat, variant):
+            # Skipping a scoring of 0 points is the same move as taking it: offer it once.
             choices.append(
                 {
                     "choice": "action",
                     "points": target.points,
-                    "score_optional": target.score_optional,
+                    "score_optional": target.score_optional and target.points > 0,
                     **state.board.describe(target.segment),
                 }
             )
@@ -258,9 +260,20 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "board": board_view(state.board),
             "tile": state.tile,
             "tiles_left": len(state.bag),
+            "tiles_left_by_kind": tiles_by_kind(state.bag),
             "last_placed": None if state.last_placed is None else list(state.last_placed),
         }
     return result
+
+
+def tiles_by_kind(bag: tuple[str, ...]) -> dict[str, int]:
+    """How many tiles of each kind (letter, in catalogue order, 0 included) are still in the bag.
+
+    Counts only: the bag's order stays hidden, while its contents are public knowledge (anyone
+    can count the catalogue minus the tiles on the board and in hand), so players may see them.
+    """
+    left = Counter(bag)
+    return {letter: left[letter] for letter in CATALOGUE}
 
 
 def _turn_figure(state: GameState, seat: int) -> str | None:

@@ -414,7 +414,18 @@ function renderGame() {
     console.error(err);
   }
   $("#tiles-left").textContent = v.tiles_left ?? "–";
+  renderTilesLeft(v.tiles_left_by_kind);
   $("#messages-left").textContent = v.messages_in_stack ?? "–";
+}
+
+/** The tiles still in the bag, kind by kind (counts from the server; an empty kind is dimmed). */
+function renderTilesLeft(kinds) {
+  $("#tiles-card").hidden = !kinds;
+  if (!kinds) return;
+  const items = Object.entries(kinds).map(
+    ([letter, n]) => `<li class="${n ? "" : "gone"}" data-tile="${esc(letter)}">${tileSVG(catalogue, letter, 0, "tile-svg tiny")}<b>${esc(letter)}</b><span>× ${n}</span></li>`,
+  );
+  fill($("#tiles-by-kind"), items.join(""));
 }
 
 /** The status line as HTML, for the player whose turn it is and for everyone else. */
@@ -479,6 +490,8 @@ function renderDock() {
   } else if (p.type === "resolve_message") {
     html = messageHtml(p);
   }
+  const fixed = !over && you() != null ? v.players[you()]?.turn_figure : null;
+  if (fixed) html += `<p class="hint fixed-figure">Your points go on the ${esc(fixed)} for the rest of this turn.</p>`;
   // Rebuild only on a change, so that a press is never lost to an unrelated update.
   if (fill(dock, html, html + Boolean(s.busy)) && s.busy) {
     for (const b of dock.querySelectorAll("button[data-act]")) b.disabled = true;
@@ -589,7 +602,7 @@ function messageHtml(p) {
       const what = `<b class="num">${n}</b> ${esc(place(c))}`;
       const target = { choice: "action", x: c.x, y: c.y, feature: c.feature };
       if (c.at) target.at = c.at;
-      items.push([i, `${what}: score ${pts(c.points)} and return the follower`, target, true]);
+      items.push([i, c.points ? `${what}: score ${pts(c.points)} and return the follower` : `${what}: return the follower (0 points)`, target, true]);
       if (c.score_optional) items.push([i, `${what}: return the follower without scoring`, { ...target, score: false }, true]);
     } else if (p.action === "extra_tile") {
       items.push([i, "Place one more tile", { choice: "action" }]);
