@@ -628,6 +628,23 @@ def run_script(env: Mapping[str, str], module: str, *args: str, timeout: float =
 
 
 @contextlib.contextmanager
+def sqlite_daphne(
+    folder: Path, *, tiles: Sequence[str] = (), messages: Sequence[int] = ()
+) -> Iterator[str]:
+    """A Daphne on a new, migrated SQLite database in ``folder``, with the tile bag and the
+    message stack fixed when given (so that a browser test knows what comes); yields its URL."""
+    fixed: dict[str, str] = {}
+    if tiles:
+        fixed["MESSENGERS_FIXED_TILES"] = ",".join(tiles)
+    if messages:
+        fixed["MESSENGERS_FIXED_MESSAGES"] = ",".join(str(m) for m in messages)
+    env = project_env(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", **fixed)
+    migrate(env)
+    with daphne_server(env) as url:
+        yield url
+
+
+@contextlib.contextmanager
 def daphne_server(env: Mapping[str, str], options: Sequence[str] = ()) -> Iterator[str]:
     """Run the project under Daphne with `env` added; yield its base URL `http://127.0.0.1:PORT`.
 

@@ -27,13 +27,8 @@ MESSAGES = [1, 2, 3, 4, 5, 6, 7, 8]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("corrections") / "db.sqlite3"
-    env = servers.project_env(
-        DATABASE_URL=f"sqlite:///{database}",
-        MESSENGERS_FIXED_MESSAGES=",".join(str(m) for m in MESSAGES),
-    )
-    servers.migrate(env)
-    with servers.daphne_server(env) as url:
+    folder = tmp_path_factory.mktemp("corrections")
+    with servers.sqlite_daphne(folder, messages=MESSAGES) as url:
         yield url
 
 

@@ -42,14 +42,8 @@ SIZES = [(1920, 1080), (1024, 768)]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("projector-board") / "db.sqlite3"
-    env = servers.project_env(
-        DATABASE_URL=f"sqlite:///{database}",
-        MESSENGERS_FIXED_TILES=",".join(TILES),
-        MESSENGERS_FIXED_MESSAGES=",".join(str(m) for m in MESSAGES),
-    )
-    servers.migrate(env)
-    with servers.daphne_server(env) as url:
+    folder = tmp_path_factory.mktemp("projector-board")
+    with servers.sqlite_daphne(folder, tiles=TILES, messages=MESSAGES) as url:
         yield url
 
 

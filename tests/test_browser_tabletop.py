@@ -50,13 +50,8 @@ def names_split_by_flex(page: Page) -> list[str]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("tabletop") / "db.sqlite3"
-    env = servers.project_env(
-        DATABASE_URL=f"sqlite:///{database}",
-        MESSENGERS_FIXED_MESSAGES=",".join(str(m) for m in MESSAGES),
-    )
-    servers.migrate(env)
-    with servers.daphne_server(env) as url:
+    folder = tmp_path_factory.mktemp("tabletop")
+    with servers.sqlite_daphne(folder, messages=MESSAGES) as url:
         yield url
 
 

@@ -27,7 +27,7 @@ from . import commands as cmd
 from .errors import EngineError, IllegalCommand
 from .events import Adjusted, Corrected, Lapsed
 from .messengers import Figure, is_dark, space
-from .state import Event, GameState, Mode, apply, effective, fresh, new_game
+from .state import Event, GameState, Mode, apply, effective, fresh, started
 from .views import pending
 
 Play = tuple[int, Mapping[str, Any]]
@@ -282,15 +282,7 @@ def _start(state: GameState, before: Sequence[Play], starts: Iterable[GameState]
 def play_events(state: GameState) -> list[Event]:
     """The events of the game as it stands: its setup's, then each play's, replayed from the
     setup (the events stored with corrected or lapsed entries no longer tell it)."""
-    setup = state.setup
-    game, events = new_game(
-        setup.players,
-        setup.preset,
-        options=setup.options.to_json(),
-        mode=setup.mode.value,
-        seed=setup.seed,
-        messages=setup.messages,
-    )
+    game, events = started(state.setup)
     for _, action in plays(state):
         game, new_events = _apply_play(game, action)
         events.extend(new_events)

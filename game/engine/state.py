@@ -341,16 +341,23 @@ def _undo(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     return undo_from(state, seat, state_at(state, target))
 
 
-def fresh(setup: Setup) -> GameState:
-    """The state before the first action of a game set up as ``setup``."""
+def started(setup: Setup) -> tuple[GameState, list[Event]]:
+    """The state before the first action of a game set up as ``setup``, with the events of its
+    start: what every rebuild (undo, corrections, the story) replays the actions onto."""
     return new_game(
         setup.players,
         setup.preset,
         options=setup.options.to_json(),
         mode=setup.mode.value,
         seed=setup.seed,
+        tiles=setup.tiles if setup.mode is Mode.BOARD else None,
         messages=setup.messages,
-    )[0]
+    )
+
+
+def fresh(setup: Setup) -> GameState:
+    """The state before the first action of a game set up as ``setup``."""
+    return started(setup)[0]
 
 
 def state_at(state: GameState, version: int) -> GameState:

@@ -18,7 +18,7 @@ from .commands import parse_command
 from .corrections import plays
 from .events import MessageDrawn, MessageResolved, Points
 from .messengers import MESSAGE_TEXT, MessageAction
-from .state import Event, GameState, Mode, apply, new_game
+from .state import Event, GameState, apply, started
 
 CATEGORIES: Final = ("road", "city", "monastery", "field", "during_play", "message", "final")
 """Where points came from. ``during_play``: points entered at a tabletop game without saying
@@ -138,15 +138,7 @@ def story(state: GameState) -> Story:
     ``apply``)."""
     setup = state.setup
     try:
-        replayed, events = new_game(
-            setup.players,
-            setup.preset,
-            options=setup.options.to_json(),
-            mode=setup.mode.value,
-            seed=setup.seed,
-            tiles=setup.tiles if setup.mode is Mode.BOARD else None,
-            messages=setup.messages,
-        )
+        replayed, events = started(setup)
         teller = _Teller(len(setup.players))
         teller.read(events)
         for action in counted_actions(state):
