@@ -589,6 +589,25 @@ def child_env(env: Mapping[str, str]) -> dict[str, str]:
     return {**inherited, **env}
 
 
+def script_report(postgres_url: str, module: str, **settings: str) -> dict[str, Any]:
+    """Run ``python -m tests.<module>`` against a new database on the PostgreSQL server at
+    ``postgres_url`` (with ``settings`` added to its environment) and return the JSON report it
+    prints last; fail the test with the script's output when it fails."""
+    env = project_env(DATABASE_URL=create_database(postgres_url, module), **settings)
+    result = subprocess.run(
+        [sys.executable, "-m", f"tests.{module}"],
+        cwd=ROOT,
+        env=child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, f"{module} failed:\n{result.stdout}\n{result.stderr}"
+    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return report
+
+
 def venv_bin(name: str) -> Path:
     """A script installed next to the running interpreter (the project's .venv)."""
     candidate = Path(sys.executable).parent / name

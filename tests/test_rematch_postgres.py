@@ -6,10 +6,6 @@ really race. The race runs in tests/pg_rematch_script.py, in a process whose Dja
 private server.
 """
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from tests import servers
@@ -18,21 +14,7 @@ pytestmark = pytest.mark.services
 
 
 def test_simultaneous_rematches_make_one_table(postgres_url: str) -> None:
-    env = servers.project_env(
-        DATABASE_URL=servers.create_database(postgres_url, "rematch"),
-        MESSENGERS_FIXED_TILES="W,E",
-    )
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.pg_rematch_script"],
-        cwd=servers.ROOT,
-        env=servers.child_env(env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, f"rematch script failed:\n{result.stdout}\n{result.stderr}"
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = servers.script_report(postgres_url, "pg_rematch_script", MESSENGERS_FIXED_TILES="W,E")
     assert report["status"] == "finished"
     results = report["results"]
     assert [r for r in results if r["outcome"] != "ok"] == []

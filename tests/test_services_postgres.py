@@ -5,9 +5,6 @@ its duplicate and version checks hold when connections really race. The race its
 tests/pg_concurrency_script.py, in a process whose Django uses the private server.
 """
 
-import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -20,19 +17,7 @@ pytestmark = pytest.mark.services
 @pytest.fixture(scope="module")
 def race(postgres_url: str) -> dict[str, Any]:
     """Run the race script once against a fresh database and return its report."""
-    env = servers.project_env(DATABASE_URL=servers.create_database(postgres_url, "race"))
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.pg_concurrency_script"],
-        cwd=servers.ROOT,
-        env=servers.child_env(env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, f"race script failed:\n{result.stdout}\n{result.stderr}"
-    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
-    return report
+    return servers.script_report(postgres_url, "pg_concurrency_script")
 
 
 def _check_round(report: dict[str, Any], name: str, losers: set[str]) -> None:
