@@ -16,11 +16,11 @@ from django.test import override_settings
 from game.engine import corrections, record
 from game.engine.commands import CORRECTABLE
 from game.engine.corrections import plays
-from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Table
 from game.services import CommandRefused, preview, submit_command
 from game.tables import STATES, load_state, record_of
 from tests.test_bounded_work import play, refused, send
+from tests.test_bounded_work import tabletop as three_at_the_table
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +29,8 @@ MESSAGES = [3, 1, 4, 5, 2, 6, 7, 8]
 
 @override_settings(FIXED_MESSAGES=[str(m) for m in MESSAGES])
 def tabletop(preset: str = "c2-hig") -> Table:
-    table, ann = create_table(preset=preset, mode="tabletop", seats=3, name="Ann", colour="blue")
-    join_table(table.code, name="Bob", colour="orange")
-    join_table(table.code, name="Cy", colour="green")
-    start_game(table.code, ann.token)
-    table.refresh_from_db()
-    return table
+    """Ann, Bob and Cy at a started tabletop game whose message stack is ``MESSAGES``."""
+    return three_at_the_table(preset)
 
 
 def score(points: int, figure: str = "meeple", **more: Any) -> dict[str, Any]:
