@@ -763,4 +763,8 @@ def test_a_shared_scoring_chooses_everyone_and_the_undo_bar_says_it_in_words(
     expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "0"])
     last = host.locator("#log li").last
     expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {last.inner_text()}")
+
+    # The end of a turn is told as such, not by the next turn's first line.
+    host.keyboard.press("t")
+    expect(host.locator("#undo .hint")).to_have_text("Last entry: Ann ends the turn")
     assert not watch.errors, watch.errors

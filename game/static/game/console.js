@@ -531,13 +531,17 @@ function gameOverHtml() {
   return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>`;
 }
 
+const TOLD_BY_SERVER = new Set(["score", "score_shared", "adjust", "correct"]);
+
 /** The latest entry that still counts, in words, with its undo button where allowed; the
  * host's way to the corrections of any earlier entry. */
 function renderUndo() {
   const last = s.view.undoable;
   let html = "";
   if (last && (isHost() || last.seat === you())) {
-    const said = s.said[JSON.stringify(last)];
+    // The server's line tells a scoring or a correction best; after an end of turn or a message
+    // its first line is what followed (the next turn, a draw), so those are told here.
+    const said = TOLD_BY_SERVER.has(last.type) ? s.said[JSON.stringify(last)] : null;
     html = `<span class="hint">Last entry: ${said ? esc(said) : describe(last)}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)"${s.busy ? " disabled" : ""}>Undo</button>`;
   }
   if (isHost()) html += `<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${Boolean(s.fix)}" aria-controls="fix">Corrections…</button>`;
