@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv lock build-deps system-deps run test lint format bench clean
+.PHONY: venv node-deps lock build-deps system-deps run test lint format bench clean
 
 venv: $(STAMP)
 
@@ -88,15 +88,35 @@ system-deps:
 test: venv system-deps
 	$(BIN)/python -m pytest
 
-lint: venv
+# The browser pages' linter and formatter (Biome, biome.json), pinned in package-lock.json and
+# installed into node_modules/ by `npm ci`; npm itself comes from Debian when it is missing. The
+# pages need no build step: Biome only checks them.
+NODE_STAMP := node_modules/.installed
+BIOME := node_modules/.bin/biome
+
+node-deps: $(NODE_STAMP)
+
+$(NODE_STAMP): package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+		echo "installing npm (for the JavaScript linter)"; \
+		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lint: venv node-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy game messengers
+	$(BIOME) check --error-on-warnings
 
-format: venv
+format: venv node-deps
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+	$(BIOME) check --write
 
 bench: venv
 	$(BIN)/python bench/engine_playouts.py --games 200 --players 2

@@ -3,15 +3,33 @@
 // a connection's first snapshot (a reload, a reconnect) never rings. The notification
 // permission is asked only from a click on the Alerts control.
 
-const KIND = { place_tile: "turn", place_follower: "turn", end_turn: "turn", choose_figure: "figure", resolve_message: "message" };
+const KIND = {
+  place_tile: "turn",
+  place_follower: "turn",
+  end_turn: "turn",
+  choose_figure: "figure",
+  resolve_message: "message",
+};
 const WORDS = { turn: "Your turn", figure: "Choose your figure", message: "Your message" };
 const NOTES = { turn: [660, 880], figure: [587, 784], message: [784, 1047] };
 const SOUND = "messengers.alerts.sound";
 const NOTIFY = "messengers.alerts.notify";
 
 // localStorage may be blocked (private mode, policy): then the defaults hold.
-const load = (key, fallback) => { try { return localStorage.getItem(key) ?? fallback; } catch { return fallback; } };
-const save = (key, value) => { try { localStorage.setItem(key, value); } catch { /* this page only */ } };
+const load = (key, fallback) => {
+  try {
+    return localStorage.getItem(key) ?? fallback;
+  } catch {
+    return fallback;
+  }
+};
+const save = (key, value) => {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* this page only */
+  }
+};
 const granted = () => "Notification" in window && Notification.permission === "granted";
 
 export class TurnAlerts {
@@ -44,11 +62,18 @@ export class TurnAlerts {
     if (load(SOUND, "on") === "on") this.beep(NOTES[kind]);
     try {
       navigator.vibrate?.([180, 90, 180]);
-    } catch { /* refused without a recent gesture */ }
+    } catch {
+      /* refused without a recent gesture */
+    }
     if (document.hidden && load(NOTIFY, "off") === "on" && granted()) {
       try {
-        new Notification(WORDS[kind], { body: `Carcassonne · table ${this.code}`, tag: `messengers-${this.code}` }).onclick = () => window.focus();
-      } catch { /* e.g. Android Chrome: notifications only from a service worker */ }
+        new Notification(WORDS[kind], {
+          body: `Carcassonne · table ${this.code}`,
+          tag: `messengers-${this.code}`,
+        }).onclick = () => window.focus();
+      } catch {
+        /* e.g. Android Chrome: notifications only from a service worker */
+      }
     }
     window.dispatchEvent(new CustomEvent("messengers:alert", { detail: { kind } }));
   }
@@ -57,7 +82,9 @@ export class TurnAlerts {
     const Context = window.AudioContext || window.webkitAudioContext;
     try {
       this.audio ||= Context ? new Context() : null;
-    } catch { /* no audio output */ }
+    } catch {
+      /* no audio output */
+    }
     if (this.audio?.state === "suspended") this.audio.resume().catch(() => {});
     return this.audio;
   }
@@ -93,6 +120,7 @@ export class TurnAlerts {
     box.querySelector('[name="alert-sound"]').checked = load(SOUND, "on") === "on";
     notify.checked = load(NOTIFY, "off") === "on" && granted();
     notify.disabled = !("Notification" in window) || Notification.permission === "denied";
-    if (notify.disabled) box.querySelector("[data-alert-note]").textContent = "This browser blocks notifications for this site.";
+    if (notify.disabled)
+      box.querySelector("[data-alert-note]").textContent = "This browser blocks notifications for this site.";
   }
 }

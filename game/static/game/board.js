@@ -25,18 +25,21 @@ const SHIELD = "M-7 -8H7V0C7 5 3 8 0 10C-3 8 -7 5 -7 0Z";
 const MEEPLE =
   "M0 -15a4.6 4.6 0 1 1 0 9.2a4.6 4.6 0 1 1 0 -9.2ZM-4 -5H4C9 -5 12 -3 12 0C12 2 9 2.5 6 2L8.5 11H2L0 6L-2 11H-8.5L-6 2C-9 2.5 -12 2 -12 0C-12 -3 -9 -5 -4 -5Z";
 
-const esc = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A point of a tile turned clockwise by `rotation` degrees about the tile's centre. */
 function turn([x, y], rotation) {
   const dx = x - 50;
   const dy = y - 50;
-  switch (((rotation / 90) % 4 + 4) % 4) {
-    case 1: return [50 - dy, 50 + dx];
-    case 2: return [50 - dx, 50 - dy];
-    case 3: return [50 + dy, 50 - dx];
-    default: return [x, y];
+  switch ((((rotation / 90) % 4) + 4) % 4) {
+    case 1:
+      return [50 - dy, 50 + dx];
+    case 2:
+      return [50 - dx, 50 - dy];
+    case 3:
+      return [50 + dy, 50 - dx];
+    default:
+      return [x, y];
   }
 }
 
@@ -81,10 +84,14 @@ export function spotPoint(feature, at) {
     along = { N: left ? 25 : 75, E: left ? 25 : 75, S: left ? 75 : 25, W: left ? 75 : 25 }[edge];
   }
   switch (edge) {
-    case "N": return [along, inset];
-    case "E": return [100 - inset, along];
-    case "S": return [along, 100 - inset];
-    default: return [inset, along];
+    case "N":
+      return [along, inset];
+    case "E":
+      return [100 - inset, along];
+    case "S":
+      return [along, 100 - inset];
+    default:
+      return [inset, along];
   }
 }
 
@@ -101,16 +108,14 @@ export function tileMarkup(catalogue, letter, rotation, done = null) {
   let monastery = false;
   let ends = 0;
   type.features.forEach((f, i) => {
-    const cls = done && done.has(i) ? " done" : "";
+    const cls = done?.has(i) ? " done" : "";
     if (f.kind === "road") {
       const d = roadPath(f.locations);
       roads.push(`<path class="t-road-edge" d="${d}"/><path class="t-road${cls}" d="${d}"/>`);
       if (f.locations.length === 1) ends += 1;
     } else if (f.kind === "city") {
       const [shape, inner] = cityShape(f.locations);
-      cities.push(
-        `<path class="t-city${cls}" d="${CITY[shape]}" transform="rotate(${inner} 50 50)"/>`,
-      );
+      cities.push(`<path class="t-city${cls}" d="${CITY[shape]}" transform="rotate(${inner} 50 50)"/>`);
       if (f.coat_of_arms) {
         const [x, y] = turn(turn(COAT_AT[shape], inner), rotation);
         shields.push(`<path class="t-coat" d="${SHIELD}" transform="translate(${x} ${y})"/>`);
@@ -193,9 +198,9 @@ export class Board {
 
   /** The placed tiles, followers and completed features of `view.board`. */
   setView(view, seatStyle) {
-    const board = (view && view.board) || { tiles: [], followers: [], completed: [] };
+    const board = view?.board || { tiles: [], followers: [], completed: [] };
     this.placed = new Map(board.tiles.map((t) => [`${t.x},${t.y}`, t]));
-    const key = JSON.stringify([board.tiles.length, board.completed, view && view.last_placed]);
+    const key = JSON.stringify([board.tiles.length, board.completed, view?.last_placed]);
     if (key !== this.tilesKey) {
       this.tilesKey = key;
       const done = this.completedSegments(board.completed || []);
@@ -204,7 +209,7 @@ export class Board {
         const mine = done.get(`${t.x},${t.y}`) || null;
         html += `<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, mine)}</g>`;
       }
-      const last = view && view.last_placed;
+      const last = view?.last_placed;
       if (last) {
         html += `<rect class="last-placed" x="${last[0] * U + 2}" y="${last[1] * U + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`;
       }
@@ -239,9 +244,7 @@ export class Board {
       return true;
     };
     for (const c of completed) {
-      const start = features(c.x, c.y).findIndex(
-        (f) => f.kind === c.feature && (!c.at || f.locations.includes(c.at)),
-      );
+      const start = features(c.x, c.y).findIndex((f) => f.kind === c.feature && (!c.at || f.locations.includes(c.at)));
       if (start < 0) continue;
       const queue = [[c.x, c.y, start]];
       mark(c.x, c.y, start);
@@ -449,7 +452,7 @@ export class Board {
 
   tap(e) {
     const hit = document.elementFromPoint(e.clientX, e.clientY);
-    const spot = hit && hit.closest && hit.closest("[data-spot]");
+    const spot = hit?.closest?.("[data-spot]");
     if (spot && this.handlers.onSpot) {
       this.handlers.onSpot(Number(spot.dataset.spot));
       return;

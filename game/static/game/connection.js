@@ -67,7 +67,7 @@ export class TableConnection {
   }
 
   receive(message) {
-    const call = (name) => this.handlers[name] && this.handlers[name](message);
+    const call = (name) => this.handlers[name]?.(message);
     switch (message.type) {
       case "snapshot":
         this.version = message.version;

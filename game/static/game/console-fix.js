@@ -8,13 +8,16 @@ import { fill } from "./ui.js";
 const FIGURES = ["meeple", "messenger"];
 const CATEGORIES = ["road", "city", "monastery", "field"];
 // A whole number other than 0 (signed: also below 0), else NaN.
-const whole = (text, signed) => (/^[-−]?\d{1,4}$/.test(text) && (signed || /^\d/.test(text)) && Number(text.replace("−", "-"))) || NaN;
+const whole = (text, signed) =>
+  (/^[-−]?\d{1,4}$/.test(text) && (signed || /^\d/.test(text)) && Number(text.replace("−", "-"))) || NaN;
 
 const option = (value, label, on) => `<option value="${esc(value)}"${on ? " selected" : ""}>${esc(label)}</option>`;
 const select = (name, label, options) => `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
-const button = (act, label, kind = "") => `<button type="button" class="btn ${kind}" data-act="fix-${act}">${label}</button>`;
+const button = (act, label, kind = "") =>
+  `<button type="button" class="btn ${kind}" data-act="fix-${act}">${label}</button>`;
 const ASKED = "asked / carrier";
-const figureOptions = (current, blank) => (blank ? [option("", blank, !current)] : []).concat(FIGURES.map((f) => option(f, f, current === f)));
+const figureOptions = (current, blank) =>
+  (blank ? [option("", blank, !current)] : []).concat(FIGURES.map((f) => option(f, f, current === f)));
 
 export class Corrections {
   /** `page`: the console's connection, view(), nameOf, swatch, send(command, seat) (refusals
@@ -89,7 +92,8 @@ export class Corrections {
   act(act, button) {
     const a = this.entry?.action;
     switch (act) {
-      case "close": return this.close();
+      case "close":
+        return this.close();
       case "pick":
         this.entry = this.list.find((e) => e.entry === Number(button.dataset.entry));
         this.edited = null;
@@ -108,13 +112,15 @@ export class Corrections {
         this.edited = replacement;
         return this.ask({ type: "correct", entry: this.entry.entry, replacement });
       }
-      case "delete": return this.ask({ type: "correct", entry: this.entry.entry, replacement: null });
+      case "delete":
+        return this.ask({ type: "correct", entry: this.entry.entry, replacement: null });
       case "confirm": {
         const command = this.shown.command;
         this.close();
         return this.page.send(command, undefined);
       }
-      case "adjust": return this.adjust();
+      case "adjust":
+        return this.adjust();
     }
   }
 
@@ -133,7 +139,10 @@ export class Corrections {
   replacement(a) {
     const value = (name) => this.box.querySelector(`[name="${name}"]`)?.value;
     const points = whole(value("points").trim(), a.type === "adjust");
-    if (!points) return this.say("Points: a whole number, not 0, such as 4 (-3 for an adjustment)."), null;
+    if (!points) {
+      this.say("Points: a whole number, not 0, such as 4 (-3 for an adjustment).");
+      return null;
+    }
     const r = { ...a, points };
     if (value("seat") != null) r.seat = Number(value("seat"));
     for (const key of ["figure", "category"]) {
@@ -159,10 +168,14 @@ export class Corrections {
     this.say("");
     const now = this.page.view().players[seat][figure];
     const signed = `${points > 0 ? "+" : "−"}${Math.abs(points)}`;
-    this.page.ask(`${signed} on ${this.page.nameOf(seat)}'s ${figure} (${now} → ${now + points})?`, `Yes, ${signed}`, () => {
-      this.close();
-      this.page.send({ type: "adjust", points, figure }, seat);
-    });
+    this.page.ask(
+      `${signed} on ${this.page.nameOf(seat)}'s ${figure} (${now} → ${now + points})?`,
+      `Yes, ${signed}`,
+      () => {
+        this.close();
+        this.page.send({ type: "adjust", points, figure }, seat);
+      },
+    );
   }
 
   /** A reason shown without drawing the form again, so that what was typed stays. */
@@ -175,16 +188,22 @@ export class Corrections {
 
   render(focus = false) {
     const view = this.page.view();
-    const seats = (name, current) => select(name, "Player", view.players.map((pl) => option(pl.seat, pl.name, pl.seat === current)));
+    const seats = (name, current) =>
+      select(
+        name,
+        "Player",
+        view.players.map((pl) => option(pl.seat, pl.name, pl.seat === current)),
+      );
     const head = `<div class="fix-head"><h2 tabindex="-1">Corrections</h2>${button("close", "Close", "small ghost")}</div>`;
     const error = `<p class="fix-error" role="alert"${this.error ? "" : " hidden"}>${esc(this.error)}</p>`;
     let html;
     if (this.step === "list") {
-      const items = this.list == null
-        ? `<p class="hint">Loading…</p>`
-        : this.list.length
-          ? `<ol class="fix-list">${this.list.map((e) => `<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${esc(e.line)}</button></li>`).join("")}</ol>`
-          : `<p class="hint">Nothing to correct yet.</p>`;
+      const items =
+        this.list == null
+          ? `<p class="hint">Loading…</p>`
+          : this.list.length
+            ? `<ol class="fix-list">${this.list.map((e) => `<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${esc(e.line)}</button></li>`).join("")}</ol>`
+            : `<p class="hint">Nothing to correct yet.</p>`;
       const adjust = `<div class="fix-form fix-adjust"><h3>Adjust a figure</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", "Figure", figureOptions("meeple"))}<label>Points <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", "Adjust…")}</div>`;
       html = `${head}<p class="hint">Choose an entry to change or delete; the message stack keeps its order.</p>${error}${items}${adjust}`;
     } else if (this.step === "edit") {
@@ -194,8 +213,19 @@ export class Corrections {
       fields.push(`<label>Points <input name="points" maxlength="5" value="${a.points}"></label>`);
       if (a.type === "score") fields.push(select("figure", "Figure", figureOptions(a.figure, ASKED)));
       if (a.type === "adjust") fields.push(select("figure", "Figure", figureOptions(a.figure)));
-      if (a.shares) a.shares.forEach((share, i) => fields.push(select(`figure-${i}`, `${esc(this.page.nameOf(share.seat))}'s figure`, figureOptions(share.figure, ASKED))));
-      if (a.type === "score" || a.type === "score_shared") fields.push(select("category", "For", [option("", "—", !a.category), ...CATEGORIES.map((c) => option(c, c, a.category === c))]));
+      if (a.shares)
+        a.shares.forEach((share, i) => {
+          fields.push(
+            select(`figure-${i}`, `${esc(this.page.nameOf(share.seat))}'s figure`, figureOptions(share.figure, ASKED)),
+          );
+        });
+      if (a.type === "score" || a.type === "score_shared")
+        fields.push(
+          select("category", "For", [
+            option("", "—", !a.category),
+            ...CATEGORIES.map((c) => option(c, c, a.category === c)),
+          ]),
+        );
       const remove = a.type === "resolve_message" ? "" : button("delete", "Delete this entry…", "ghost");
       html = `${head}<p class="fix-what">${esc(this.entry.line)}</p>${error}<div class="fix-form">${fields.join("")}</div><div class="actions">${button("preview", "Show what changes", "primary")}${remove}${button("back", "Back", "ghost")}</div>`;
     } else {
@@ -211,12 +241,19 @@ export class Corrections {
           return `<tr><th>${this.page.swatch(pl.seat)} ${nameHtml(pl.name)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
         });
         const gone = new Set(p.lapsed.map((l) => l.line));
-        body = `<ul class="fix-lines">${p.lines.filter((l) => !gone.has(l)).map((l) => `<li>${esc(l)}</li>`).join("")}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
+        body = `<ul class="fix-lines">${p.lines
+          .filter((l) => !gone.has(l))
+          .map((l) => `<li>${esc(l)}</li>`)
+          .join(
+            "",
+          )}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
       }
       html = `${head}<p class="fix-what">${esc(this.entry?.line || "")}</p>${error}${body}`;
     }
     fill(this.box, `<div class="tp-card fix" role="region" aria-label="Corrections">${html}</div>`);
-    const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-confirm']" }[this.step];
+    const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-confirm']" }[
+      this.step
+    ];
     if (focus) (this.box.querySelector(start) || this.box.querySelector("h2")).focus();
   }
 }

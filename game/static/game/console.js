@@ -5,7 +5,19 @@
 
 import { TableConnection } from "./connection.js";
 import { renderScoreboard, colourOf, escapeHtml as esc, isDark, isolate, nameHtml } from "./scoreboard.js";
-import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast, LazyTurnAlerts, followRematch, rematchHtml } from "./ui.js";
+import {
+  breakdownHtml,
+  fill,
+  markPresence,
+  rankingHtml,
+  renderLog as renderLogInto,
+  seatOf,
+  sendOnce,
+  toast,
+  LazyTurnAlerts,
+  followRematch,
+  rematchHtml,
+} from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const pts = (n) => (n === 1 ? "1 point" : `${n} points`);
@@ -79,7 +91,6 @@ const alerts = new LazyTurnAlerts(code, $("#alerts"), () => [s.view, you()]);
 
 // --- connection ------------------------------------------------------------------------------
 
-
 const connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
@@ -146,7 +157,10 @@ function send(command, seat, draft = null) {
   sendOnce(s, connection, command, seat === you() ? undefined : seat, render);
   s.refocus = true;
   if (!s.busy) {
-    refuse({ code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." }, { command, seat, draft });
+    refuse(
+      { code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." },
+      { command, seat, draft },
+    );
     render();
     return;
   }
@@ -170,7 +184,13 @@ function refuse(msg, sent = s.sent) {
   const again = draft && msg.code === "stale" ? " Check it and send it again." : "";
   const dropped = s.keys.length ? ` Keys typed after it were not applied: ${s.keys.map((k) => k.key).join(" ")}.` : "";
   s.keys = [];
-  s.refused = { command, seat, draft, text: (msg.message || msg.code) + again + dropped, what: describe({ ...command, seat }) };
+  s.refused = {
+    command,
+    seat,
+    draft,
+    text: (msg.message || msg.code) + again + dropped,
+    what: describe({ ...command, seat }),
+  };
   if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
 }
 
@@ -229,7 +249,15 @@ function defaultSeat() {
   return v.pending?.type === "finish" ? v.players[0].seat : v.active_seat;
 }
 
-const cleanDraft = () => ({ seat: defaultSeat(), also: [], multi: false, points: null, typed: false, category: null, figures: {} });
+const cleanDraft = () => ({
+  seat: defaultSeat(),
+  also: [],
+  multi: false,
+  points: null,
+  typed: false,
+  category: null,
+  figures: {},
+});
 
 /** A new turn or a new decision starts with a clean entry: the active seat, no points (a refused
  * entry stays in the form until the person acts on it). A new turn also holds "End …'s turn"
@@ -253,13 +281,17 @@ function renderNotes() {
   const c = s.confirm;
   fill(
     $("#cs-confirm"),
-    c ? `<p>${esc(c.text)}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${esc(c.yes)}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">Cancel</button></div>` : "",
+    c
+      ? `<p>${esc(c.text)}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${esc(c.yes)}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">Cancel</button></div>`
+      : "",
   );
   const r = s.refused;
   const again = r?.draft ? `<button type="button" class="btn primary" data-act="again">Send again</button>` : "";
   fill(
     $("#cs-refused"),
-    r ? `<p><b>${r.draft ? "Not counted" : "Not done"}: ${r.what}.</b> ${esc(r.text)}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>` : "",
+    r
+      ? `<p><b>${r.draft ? "Not counted" : "Not done"}: ${r.what}.</b> ${esc(r.text)}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>`
+      : "",
   );
 }
 
@@ -272,7 +304,8 @@ function renderTurn() {
   else {
     const extra = p?.extra_tile ? " · one more tile" : "";
     html = `<span class="cs-turn-n">Turn ${v.turn}</span>${swatch(v.active_seat)}<span>${nameHtml(nameOf(v.active_seat))}'s turn${extra}</span>`;
-    if (p && p.seat != null && p.seat !== v.active_seat) html += `<span class="cs-wait">waiting for ${nameHtml(nameOf(p.seat))}</span>`;
+    if (p && p.seat != null && p.seat !== v.active_seat)
+      html += `<span class="cs-wait">waiting for ${nameHtml(nameOf(p.seat))}</span>`;
   }
   fill($("#turn"), html);
 }
@@ -352,7 +385,9 @@ function seatButtons(final) {
     return `<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (all.length > 1 && (isHost() || you() != null)) {
-    buttons.push(`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`);
+    buttons.push(
+      `<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`,
+    );
   }
   return buttons.join("");
 }
@@ -373,7 +408,10 @@ function toggleSeat(seat) {
 
 function pointsRow(allowZero = false) {
   const { points, typed } = s.draft;
-  const keys = COMMON_POINTS.map((n) => `<button type="button" class="btn key${!typed && points === n ? " on" : ""}" data-act="points" data-n="${n}">${n}</button>`).join("");
+  const keys = COMMON_POINTS.map(
+    (n) =>
+      `<button type="button" class="btn key${!typed && points === n ? " on" : ""}" data-act="points" data-n="${n}">${n}</button>`,
+  ).join("");
   const value = typed && points != null ? points : "";
   return `<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 15…" : "15, 20…"}" aria-label="Points" aria-keyshortcuts="Enter" value="${value}"></div>`;
 }
@@ -386,28 +424,48 @@ function entryHtml(p) {
   const points = s.draft.points;
   const parts = [];
   if (final) {
-    parts.push(`<h2>Final scoring</h2><p class="hint">Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.</p>`);
+    parts.push(
+      `<h2>Final scoring</h2><p class="hint">Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.</p>`,
+    );
   } else {
-    const extra = p.extra_tile ? `<p class="note">One more tile: enter what ${nameHtml(nameOf(v.active_seat))} scores with it, then end the turn again.</p>` : "";
+    const extra = p.extra_tile
+      ? `<p class="note">One more tile: enter what ${nameHtml(nameOf(v.active_seat))} scores with it, then end the turn again.</p>`
+      : "";
     parts.push(`<h2><span>Who scored with ${nameHtml(nameOf(v.active_seat))}'s tile?</span></h2>${extra}`);
   }
   if (!canEnter) {
     parts.push(`<p class="hint">The host enters the points${final ? "" : " of this turn"}.</p>`);
   } else {
-    parts.push(`<div class="cs-row"><span class="cs-label">Player</span><div class="cs-choices">${seatButtons(final)}</div></div>`);
+    parts.push(
+      `<div class="cs-row"><span class="cs-label">Player</span><div class="cs-choices">${seatButtons(final)}</div></div>`,
+    );
     parts.push(`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
-    const cats = CATEGORIES.map(([key, label]) => `<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`).join("");
+    const cats = CATEGORIES.map(
+      ([key, label]) =>
+        `<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`,
+    ).join("");
     parts.push(`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
     const figures = s.draft.multi ? sharesHtml(chosenSeats(), points) : figureButtons(seat, points);
-    parts.push(`<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${final ? finalAddHtml(chosenSeats(), points) : figures}</div>`);
+    parts.push(
+      `<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${final ? finalAddHtml(chosenSeats(), points) : figures}</div>`,
+    );
   }
   const actions = [];
   if (final) {
-    if (isHost()) actions.push(`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`);
+    if (isHost())
+      actions.push(
+        `<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`,
+      );
   } else {
     const held = Date.now() < s.holdUntil ? " disabled" : "";
-    if (mayActFor(v.active_seat)) actions.push(`<button type="button" class="btn primary big" data-act="end-turn" aria-keyshortcuts="T" title="End turn ${v.turn} (T)"${held}><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`);
-    if (p.may_end_game && isHost()) actions.push(`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`);
+    if (mayActFor(v.active_seat))
+      actions.push(
+        `<button type="button" class="btn primary big" data-act="end-turn" aria-keyshortcuts="T" title="End turn ${v.turn} (T)"${held}><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`,
+      );
+    if (p.may_end_game && isHost())
+      actions.push(
+        `<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`,
+      );
   }
   parts.push(`<div class="actions">${actions.join("")}</div>`);
   if (canEnter) parts.push(legendHtml(final));
@@ -445,7 +503,7 @@ const shareFigure = (seat) => fixedFigure(seat) || s.draft.figures[seat] || usua
 
 /** A shared scoring, one entry: a figure per player, or the one fixed for them this turn. */
 function sharesHtml(seats, points) {
-  const v = s.view;
+  const _v = s.view;
   const rows = seats.map((seat) => {
     const fixed = fixedFigure(seat);
     if (!choosesFigureOf(seat)) {
@@ -459,17 +517,25 @@ function sharesHtml(seats, points) {
       const barred = fixed && fixed !== figure ? " disabled" : "";
       return `<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${on === figure}"${barred}>${FIGURE[figure]} <span>${moveText(l, points)}</span>${dark}</button>`;
     });
-    const note = fixed ? `<small class="hint">fixed this turn</small>` : on ? "" : `<small class="hint">asked after</small>`;
+    const note = fixed
+      ? `<small class="hint">fixed this turn</small>`
+      : on
+        ? ""
+        : `<small class="hint">asked after</small>`;
     return `<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b>${choices.join("")}${note}</div>`;
   });
   const who = seats.map((seat) => nameHtml(nameOf(seat))).join(" and ");
-  const label = !seats.length ? "Choose who scores" : points ? `Score ${pts(points)}${seats.length > 1 ? " each" : ""} for ${who}` : "Choose the points";
+  const label = !seats.length
+    ? "Choose who scores"
+    : points
+      ? `Score ${pts(points)}${seats.length > 1 ? " each" : ""} for ${who}`
+      : "Choose the points";
   return `<div class="cs-fig cs-shares">${rows.join("")}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter"${points && seats.length ? "" : " disabled"}>${label}</button></div><p class="hint">One entry for all. Only the player whose turn it is draws messages.</p></div>`;
 }
 
 function figureButtons(seat, points) {
   const v = s.view;
-  const pl = v.players[seat];
+  const _pl = v.players[seat];
   const fixed = fixedFigure(seat);
   const preference = seatInfo(seat)?.preference;
   const active = seat === v.active_seat;
@@ -477,7 +543,8 @@ function figureButtons(seat, points) {
     const l = landing(seat, figure, points);
     const barred = fixed && fixed !== figure;
     const capped = v.options.messages_per_turn != null && v.messages_this_turn >= v.options.messages_per_turn;
-    const why = l.taken && v.options.alone_rule ? ", taken: no message" : capped ? ", no more messages this turn" : ": message";
+    const why =
+      l.taken && v.options.alone_rule ? ", taken: no message" : capped ? ", no more messages this turn" : ": message";
     const dark = l.dark ? ` <em class="dark-tag">dark${active ? why : ""}</em>` : "";
     const star = preference === figure ? ` <small>(usual)</small>` : "";
     return `<button type="button" class="btn figure${l.dark ? " dark" : ""}" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}" title="${FIGURE[figure]} (${KEY_OF[figure]})"${!points || barred ? " disabled" : ""}>${FIGURE[figure]}${star}<span>${moveText(l, points)}</span>${dark}</button>`;
@@ -486,7 +553,12 @@ function figureButtons(seat, points) {
   if (fixed) notes.push(`This turn ${nameHtml(nameOf(seat))}'s points go on the ${fixed}.`);
   else if (usualFigure(seat)) notes.push(`Enter scores on the ${usualFigure(seat)}.`);
   if (!active) notes.push("Only the player whose turn it is draws messages.");
-  else notes.push(v.options.trigger === "on_landing" ? "A figure landing on a dark space draws a message." : "A figure that ends the turn's scoring on a dark space draws a message.");
+  else
+    notes.push(
+      v.options.trigger === "on_landing"
+        ? "A figure landing on a dark space draws a message."
+        : "A figure that ends the turn's scoring on a dark space draws a message.",
+    );
   return `<div class="cs-fig"><div class="figures">${buttons.join("")}</div><p class="hint">${notes.join(" ")}</p></div>`;
 }
 
@@ -497,7 +569,10 @@ function figureHtml(p) {
     : `<h2>${swatch(p.seat)} ${who} scores ${pts(p.points)}: which figure moves?</h2>`;
   if (!mayActFor(p.seat)) return `${head}<p class="hint">Waiting for ${who}.</p>`;
   const options = p.options
-    .map((o) => `<button type="button" class="btn figure${o.dark ? " dark" : ""}" data-act="figure" data-figure="${o.figure}" aria-keyshortcuts="${KEY_OF[o.figure]}">${FIGURE[o.figure]}<span>${p.final ? `${o.from} → ${o.to}` : moveText(landing(p.seat, o.figure, p.points), p.points)}</span>${o.dark && !p.final ? ` <em class="dark-tag">dark</em>` : ""}</button>`)
+    .map(
+      (o) =>
+        `<button type="button" class="btn figure${o.dark ? " dark" : ""}" data-act="figure" data-figure="${o.figure}" aria-keyshortcuts="${KEY_OF[o.figure]}">${FIGURE[o.figure]}<span>${p.final ? `${o.from} → ${o.to}` : moveText(landing(p.seat, o.figure, p.points), p.points)}</span>${o.dark && !p.final ? ` <em class="dark-tag">dark</em>` : ""}</button>`,
+    )
     .join("");
   return `${head}<div class="figures">${options}</div>`;
 }
@@ -509,25 +584,34 @@ function messageHtml(p) {
   const rows = [];
   for (const c of p.choices) {
     if (c.choice === "points") {
-      rows.push(`<button type="button" class="btn" data-act="message" data-choice="points">Take ${pts(c.points)} instead</button>`);
+      rows.push(
+        `<button type="button" class="btn" data-act="message" data-choice="points">Take ${pts(c.points)} instead</button>`,
+      );
     } else if (c.entered_at_table) {
       const n = s.draft.points;
       const what = p.action === "score_and_return" ? "Score the follower and take it back" : "Score the action";
-      rows.push(`<div class="cs-action"><p class="hint">${esc(p.text)}: count it at the table (0 if it scores nothing).</p>${pointsRow(true)}<button type="button" class="btn primary" data-act="message" data-choice="action"${n == null ? " disabled" : ""}>${what}${n == null ? "" : `: ${pts(n)}`}</button></div>`);
+      rows.push(
+        `<div class="cs-action"><p class="hint">${esc(p.text)}: count it at the table (0 if it scores nothing).</p>${pointsRow(true)}<button type="button" class="btn primary" data-act="message" data-choice="action"${n == null ? " disabled" : ""}>${what}${n == null ? "" : `: ${pts(n)}`}</button></div>`,
+      );
     } else {
-      const next = p.action === "extra_tile"
-        ? s.view.options.extra_tile === "extra_turn"
-          ? `${who} plays another whole turn after this one`
-          : `${who} draws and places one more tile now, then enters its points and ends the turn again`
-        : "";
-      rows.push(`<button type="button" class="btn primary" data-act="message" data-choice="action">${esc(p.text)}</button>${next ? `<p class="hint">${next}.</p>` : ""}`);
+      const next =
+        p.action === "extra_tile"
+          ? s.view.options.extra_tile === "extra_turn"
+            ? `${who} plays another whole turn after this one`
+            : `${who} draws and places one more tile now, then enters its points and ends the turn again`
+          : "";
+      rows.push(
+        `<button type="button" class="btn primary" data-act="message" data-choice="action">${esc(p.text)}</button>${next ? `<p class="hint">${next}.</p>` : ""}`,
+      );
     }
   }
   return `${card}<div class="choices">${rows.join("")}</div>`;
 }
 
 function gameOverHtml() {
-  const record = s.table.record_url ? `<a class="btn" href="${esc(s.table.record_url)}" download>Download record</a>` : "";
+  const record = s.table.record_url
+    ? `<a class="btn" href="${esc(s.table.record_url)}" download>Download record</a>`
+    : "";
   return `<h2>Game over</h2>${rankingHtml(s.view.players, swatch)}${breakdownHtml(s.table.final_scoring, s.view.players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn ghost" href="/">New table</a></div>`;
 }
 
@@ -544,7 +628,8 @@ function renderUndo() {
     const said = TOLD_BY_SERVER.has(last.type) ? s.said[JSON.stringify(last)] : null;
     html = `<span class="hint">Last entry: ${said ? esc(said) : describe(last)}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)"${s.busy ? " disabled" : ""}>Undo</button>`;
   }
-  if (isHost()) html += `<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${Boolean(s.fix)}" aria-controls="fix">Corrections…</button>`;
+  if (isHost())
+    html += `<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${Boolean(s.fix)}" aria-controls="fix">Corrections…</button>`;
   fill($("#undo"), html);
 }
 
@@ -553,7 +638,11 @@ async function openFix() {
   if (!isHost() || s.fix) return;
   const { Corrections } = await import("./console-fix.js");
   s.fix = new Corrections($("#fix"), {
-    connection, view: () => s.view, nameOf, swatch, ask,
+    connection,
+    view: () => s.view,
+    nameOf,
+    swatch,
+    ask,
     send: (command, seat) => send(command, seat ?? you()),
     closed() {
       s.fix = null;
@@ -571,46 +660,71 @@ function describe(a) {
     case "score":
       return `${who} scores ${a.points}${a.category ? ` for a ${a.category}` : ""}${a.figure ? ` with the ${a.figure}` : ""}`;
     case "score_shared": {
-      const each = a.shares.map((sh) => `${nameHtml(nameOf(sh.seat))}${sh.figure ? ` (${sh.figure})` : ""}`).join(" and ");
+      const each = a.shares
+        .map((sh) => `${nameHtml(nameOf(sh.seat))}${sh.figure ? ` (${sh.figure})` : ""}`)
+        .join(" and ");
       return `${each} score ${a.points} each${a.category ? ` for a ${a.category}` : ""}`;
     }
-    case "adjust": return `${a.points > 0 ? "+" : "−"}${Math.abs(a.points)} on ${who}'s ${a.figure}`;
-    case "correct": return a.replacement ? `a correction: ${describe({ seat: a.seat, ...a.replacement })}` : "the deletion of an earlier entry";
-    case "end_turn": return `${who} ends the turn`;
-    case "resolve_message": return a.choice === "points" ? `${who} takes the 2 points` : `${who} takes the message's action${a.points != null ? ` (${pts(a.points)})` : ""}`;
-    case "choose_figure": return `${who} chooses the ${a.figure}`;
-    case "end_game": return "the game ends";
-    case "finish": return "the final scoring is complete";
-    case "undo": return "undo of the last entry";
-    default: return a.type;
+    case "adjust":
+      return `${a.points > 0 ? "+" : "−"}${Math.abs(a.points)} on ${who}'s ${a.figure}`;
+    case "correct":
+      return a.replacement
+        ? `a correction: ${describe({ seat: a.seat, ...a.replacement })}`
+        : "the deletion of an earlier entry";
+    case "end_turn":
+      return `${who} ends the turn`;
+    case "resolve_message":
+      return a.choice === "points"
+        ? `${who} takes the 2 points`
+        : `${who} takes the message's action${a.points != null ? ` (${pts(a.points)})` : ""}`;
+    case "choose_figure":
+      return `${who} chooses the ${a.figure}`;
+    case "end_game":
+      return "the game ends";
+    case "finish":
+      return "the final scoring is complete";
+    case "undo":
+      return "undo of the last entry";
+    default:
+      return a.type;
   }
 }
 
 function renderPlayers() {
   const v = s.view;
   if (!v) return;
-  const links = Object.fromEntries((s.table.seat_links || []).map((l) => [l.seat, { url: new URL(l.url, location.href).href, qr: l.qr_url }]));
+  const links = Object.fromEntries(
+    (s.table.seat_links || []).map((l) => [l.seat, { url: new URL(l.url, location.href).href, qr: l.qr_url }]),
+  );
   const rows = v.players.map((pl) => {
     const info = seatInfo(pl.seat);
     const active = !v.finished && pl.seat === v.active_seat;
-    const figures = pl.carrier ? `${FIGURE[pl.carrier]} carries all` : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
-    const link = links[pl.seat] && pl.seat !== you()
-      ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat].url)}" aria-label="${esc(isolate(pl.name))}'s phone link"></div><img class="qr" src="${esc(links[pl.seat].qr)}" alt="QR code of ${esc(isolate(pl.name))}'s phone link" loading="lazy"><p class="hint">${nameHtml(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`
-      : "";
+    const figures = pl.carrier
+      ? `${FIGURE[pl.carrier]} carries all`
+      : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
+    const link =
+      links[pl.seat] && pl.seat !== you()
+        ? `<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${esc(links[pl.seat].url)}" aria-label="${esc(isolate(pl.name))}'s phone link"></div><img class="qr" src="${esc(links[pl.seat].qr)}" alt="QR code of ${esc(isolate(pl.name))}'s phone link" loading="lazy"><p class="hint">${nameHtml(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`
+        : "";
     const usual = seatInfo(pl.seat)?.preference || "ask";
-    const choose = isHost() && pl.seat !== you() && !v.finished
-      ? `<label class="cs-usual">Usual figure <select data-pref-seat="${pl.seat}">${["ask", "meeple", "messenger"].map((f) => `<option value="${f}"${usual === f ? " selected" : ""}>${f === "ask" ? "ask each time" : f}</option>`).join("")}</select></label>`
-      : "";
+    const choose =
+      isHost() && pl.seat !== you() && !v.finished
+        ? `<label class="cs-usual">Usual figure <select data-pref-seat="${pl.seat}">${["ask", "meeple", "messenger"].map((f) => `<option value="${f}"${usual === f ? " selected" : ""}>${f === "ask" ? "ask each time" : f}</option>`).join("")}</select></label>`
+        : "";
     return `<li class="${active ? "active" : ""}${pl.seat === you() ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === you() ? " <em>(you)</em>" : ""}<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>${active ? `<span class="tag">turn</span>` : ""}</div><div class="p-sub">${figures}</div>${choose}${link}</div><div class="p-score">${pl.score}</div></li>`;
   });
   let html = `<ul class="players">${rows.join("")}</ul>`;
   if (you() != null && !v.finished) {
     const pref = seatInfo(you())?.preference || "ask";
-    const opt = (value, label) => `<label><input type="radio" name="pref" value="${value}"${pref === value ? " checked" : ""}> ${label}</label>`;
+    const opt = (value, label) =>
+      `<label><input type="radio" name="pref" value="${value}"${pref === value ? " checked" : ""}> ${label}</label>`;
     html += `<fieldset class="pref"><legend>My points usually go to</legend>${opt("ask", "ask each time")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
   }
   fill($("#players"), html);
-  fill($("#my-links"), `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>`);
+  fill(
+    $("#my-links"),
+    `<p class="hint"><a href="${esc(s.table.projector_url)}" target="_blank" rel="noopener">Projector view</a></p>`,
+  );
 }
 
 function renderLog(jump) {
@@ -641,7 +755,11 @@ function plausible(points, seats, run) {
   const bound = final ? 3 * IMPLAUSIBLE : IMPLAUSIBLE;
   if (points == null || points <= bound) return run();
   const who = seats.map(nameOf).join(" and ");
-  ask(`Really ${pts(points)} for ${who}?${final ? "" : ` More than ${bound} in one entry is unusual during play.`}`, `Yes, ${pts(points)}`, run);
+  ask(
+    `Really ${pts(points)} for ${who}?${final ? "" : ` More than ${bound} in one entry is unusual during play.`}`,
+    `Yes, ${pts(points)}`,
+    run,
+  );
 }
 
 /**
@@ -662,7 +780,8 @@ function sendEntry(figure) {
         return f ? { seat, figure: f } : { seat };
       });
       command = { type: "score_shared", points: draft.points, shares };
-    } else if (draft.multi ? !final && shareFigure(seats[0]) : figure) command.figure = draft.multi ? shareFigure(seats[0]) : figure;
+    } else if (draft.multi ? !final && shareFigure(seats[0]) : figure)
+      command.figure = draft.multi ? shareFigure(seats[0]) : figure;
     if (draft.category) command.category = draft.category;
     s.draft = cleanDraft();
     // Sent as the page's own seat: the host enters for anyone, a phone for shares with its own.
@@ -736,24 +855,40 @@ document.addEventListener("click", (e) => {
       s.draft.category = s.draft.category === b.dataset.cat ? null : b.dataset.cat;
       renderPanel();
       break;
-    case "score": sendEntry(b.dataset.figure); break;
+    case "score":
+      sendEntry(b.dataset.figure);
+      break;
     case "share-figure": {
       const seat = Number(b.dataset.seat);
       s.draft.figures[seat] = s.draft.figures[seat] === b.dataset.figure ? null : b.dataset.figure;
       renderPanel();
       break;
     }
-    case "fix-open": openFix(); break;
-    case "end-turn": endTurn(); break;
+    case "fix-open":
+      openFix();
+      break;
+    case "end-turn":
+      endTurn();
+      break;
     case "end-game":
-      ask("End the game now? The figures merge and the final scoring follows.", "End the game", () => send({ type: "end_game" }, you()));
+      ask("End the game now? The figures merge and the final scoring follows.", "End the game", () =>
+        send({ type: "end_game" }, you()),
+      );
       break;
     case "finish":
-      ask("Finish: the results become final and the ranking is shown to everyone.", "Finish", () => send({ type: "finish" }, you()));
+      ask("Finish: the results become final and the ranking is shown to everyone.", "Finish", () =>
+        send({ type: "finish" }, you()),
+      );
       break;
-    case "figure": send({ type: "choose_figure", figure: b.dataset.figure }, p.seat); break;
-    case "message": sendMessageChoice(b.dataset.choice); break;
-    case "undo": send({ type: "undo" }, you()); break;
+    case "figure":
+      send({ type: "choose_figure", figure: b.dataset.figure }, p.seat);
+      break;
+    case "message":
+      sendMessageChoice(b.dataset.choice);
+      break;
+    case "undo":
+      send({ type: "undo" }, you());
+      break;
     case "confirm-yes": {
       const run = s.confirm?.run;
       s.confirm = null;
@@ -761,7 +896,9 @@ document.addEventListener("click", (e) => {
       if (run) run();
       break;
     }
-    case "confirm-no": cancelAsk(); break;
+    case "confirm-no":
+      cancelAsk();
+      break;
     case "again": {
       const r = s.refused;
       s.draft = cleanDraft();
@@ -857,10 +994,18 @@ function handleKey(key, inPoints, inPanel, queued = false) {
     input.value = input.value.slice(0, -1);
     input.dispatchEvent(new Event("input", { bubbles: true }));
   } else if (key === "Enter" && inPoints) enterKey();
-  else if ((key === "ArrowUp" || key === "ArrowDown") && inPanel && p?.type !== "resolve_message" && $('#panel button[data-act="seat"]')) stepSeat(key === "ArrowUp" ? -1 : 1);
-  else if (FIGURE_KEYS[key] && p?.type === "choose_figure") panelButton(`button[data-act="figure"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (
+    (key === "ArrowUp" || key === "ArrowDown") &&
+    inPanel &&
+    p?.type !== "resolve_message" &&
+    $('#panel button[data-act="seat"]')
+  )
+    stepSeat(key === "ArrowUp" ? -1 : 1);
+  else if (FIGURE_KEYS[key] && p?.type === "choose_figure")
+    panelButton(`button[data-act="figure"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
   else if (FIGURE_KEYS[key] && p?.type === "end_turn" && s.draft.multi) allSharesOn(FIGURE_KEYS[key]);
-  else if (FIGURE_KEYS[key] && p?.type === "end_turn") panelButton(`button[data-act="score"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (FIGURE_KEYS[key] && p?.type === "end_turn")
+    panelButton(`button[data-act="score"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
   else if (CATEGORY_KEYS[key] && panelButton('button[data-act="category"]')) {
     s.draft.category = s.draft.category === CATEGORY_KEYS[key] ? null : CATEGORY_KEYS[key];
     renderPanel();

@@ -76,7 +76,6 @@ function nameOf(seat) {
   return player?.name ?? seatInfo(seat)?.name ?? `Seat ${seat + 1}`;
 }
 
-
 function points(n) {
   if (n === 0) return "no points";
   return `${n} point${n === 1 ? "" : "s"}`;
@@ -85,8 +84,7 @@ function points(n) {
 function swatch(seat) {
   const colour = colourOf(seatInfo(seat)?.colour);
   return (
-    `<span class="pj-swatch" style="--fill:${colour.hex};--ink:${colour.ink}">` +
-    `${escapeHtml(colour.symbol)}</span>`
+    `<span class="pj-swatch" style="--fill:${colour.hex};--ink:${colour.ink}">` + `${escapeHtml(colour.symbol)}</span>`
   );
 }
 
@@ -239,7 +237,12 @@ async function loadBoard() {
 
 // The story (story.js, loaded when first shown): "Story" or the S key shows and hides it during
 // the game; it comes by itself a little after the game is over, once its ranking has been seen.
-const story = { box: document.getElementById("pj-story"), button: document.getElementById("pj-story-button"), shown: "", ended: false };
+const story = {
+  box: document.getElementById("pj-story"),
+  button: document.getElementById("pj-story-button"),
+  shown: "",
+  ended: false,
+};
 story.button.addEventListener("click", () => toggleStory());
 document.addEventListener("keydown", (e) => e.key.toLowerCase() === "s" && !e.ctrlKey && !e.metaKey && toggleStory());
 
@@ -371,12 +374,7 @@ function finishedHtml(view, table) {
       .join("");
     body = `<ol class="pj-ranking">${rows}</ol>`;
   }
-  return (
-    `<div class="pj-centre pj-centre--over">` +
-    `<p class="pj-turn"><span>Game over</span></p>` +
-    body +
-    `</div>`
-  );
+  return `<div class="pj-centre pj-centre--over"><p class="pj-turn"><span>Game over</span></p>${body}</div>`;
 }
 
 function setConnection(status) {

@@ -17,14 +17,12 @@ const NUMBER_BAND = 0.28; // the outer strip of a space that keeps its number vi
 const NUMBER_BAND_SIDE = 0.34; // the same on the left and right, where numbers lie across it
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-
 // A meeple, and a messenger (a round pawn carrying a pennant), both in a 100 x 100 box.
 const MEEPLE_PATH =
   "M50 4C60 4 67 12 67 22C67 28 64 32 61 35L89 44C98 47 98 59 89 61L70 63L84 91" +
   "C86 97 82 100 76 100L61 100L50 82L39 100L24 100C18 100 14 97 16 91L30 63L11 61" +
   "C2 59 2 47 11 44L39 35C36 32 33 28 33 22C33 12 40 4 50 4Z";
-const MESSENGER_PATH =
-  "M8 68A36 36 0 1 0 80 68A36 36 0 1 0 8 68Z M64 4H71V52H64Z M71 4L98 14L71 24Z";
+const MESSENGER_PATH = "M8 68A36 36 0 1 0 80 68A36 36 0 1 0 8 68Z M64 4H71V52H64Z M71 4L98 14L71 24Z";
 const LETTER_AT = { meeple: [50, 57], messenger: [44, 70] };
 
 let colourMap = null;
@@ -52,7 +50,10 @@ function inkOn(hex) {
   const value = /^#?([0-9a-f]{6})$/i.exec(hex || "");
   if (!value) return "#fff";
   const n = parseInt(value[1], 16);
-  const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const lin = (byte) => {
+    const c = byte / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
   return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255) > 0.3 ? "#111" : "#fff";
 }
 
@@ -87,18 +88,39 @@ function cellOf(space) {
   const bottom = TRACK_ROWS - 1;
   const s = ((space % SPACES) + SPACES) % SPACES;
   const [col, row] =
-    s <= last ? [s, 0] : s < last + bottom ? [last, s - last] : s <= 2 * last + bottom ? [2 * last + bottom - s, bottom] : [0, 2 * (last + bottom) - s];
+    s <= last
+      ? [s, 0]
+      : s < last + bottom
+        ? [last, s - last]
+        : s <= 2 * last + bottom
+          ? [2 * last + bottom - s, bottom]
+          : [0, 2 * (last + bottom) - s];
   // Inward direction (into the loop) and the outer reference point, in space units.
   const corner = (col === 0 || col === last) && (row === 0 || row === bottom);
   const side = corner ? "corner" : row === 0 ? "top" : row === bottom ? "bottom" : col === 0 ? "left" : "right";
   const dx = col === 0 ? 1 : -1;
   const dy = row === 0 ? 1 : -1;
   const [inward, outer] = {
-    corner: [[dx * Math.SQRT1_2, dy * Math.SQRT1_2], [col + (dx > 0 ? 0 : 1), row + (dy > 0 ? 0 : 1)]],
-    top: [[0, 1], [col + 0.5, 0]],
-    right: [[-1, 0], [col + 1, row + 0.5]],
-    bottom: [[0, -1], [col + 0.5, row + 1]],
-    left: [[1, 0], [0, row + 0.5]],
+    corner: [
+      [dx * Math.SQRT1_2, dy * Math.SQRT1_2],
+      [col + (dx > 0 ? 0 : 1), row + (dy > 0 ? 0 : 1)],
+    ],
+    top: [
+      [0, 1],
+      [col + 0.5, 0],
+    ],
+    right: [
+      [-1, 0],
+      [col + 1, row + 0.5],
+    ],
+    bottom: [
+      [0, -1],
+      [col + 0.5, row + 1],
+    ],
+    left: [
+      [1, 0],
+      [0, row + 0.5],
+    ],
   }[side];
   const band = side === "left" || side === "right" ? NUMBER_BAND_SIDE : NUMBER_BAND;
   return { col, row, corner, side, band, inward, outer };
@@ -139,7 +161,11 @@ function crowdSlot(corner, band, inward, outer, index, count) {
     const place = index + 1;
     const [dx, dy] = [Math.sign(inward[0]), Math.sign(inward[1])];
     const at = (n) => 0.02 + step * (n + 0.5);
-    return [(outer[0] + dx * at(place % grid)) * CELL, (outer[1] + dy * at(Math.floor(place / grid))) * CELL, step * 0.94];
+    return [
+      (outer[0] + dx * at(place % grid)) * CELL,
+      (outer[1] + dy * at(Math.floor(place / grid))) * CELL,
+      step * 0.94,
+    ];
   }
   const columns = count > 9 ? 4 : 3;
   const step = Math.min(0.92 / columns, (0.96 - band) / Math.ceil(count / columns));
@@ -175,9 +201,11 @@ function trackSvg() {
       `<text class="sb-num${dark && " sb-num-dark"}" x="${nx}" y="${ny}" text-anchor="${anchor}">${s}</text>`,
     );
   }
-  return `<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="Score track">` +
+  return (
+    `<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="Score track">` +
     `<rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}" height="${height + MARGIN}" rx="14"/>` +
-    `<rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${parts.join("")}<g class="sb-figures"></g></svg>`;
+    `<rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${parts.join("")}<g class="sb-figures"></g></svg>`
+  );
 }
 
 function build(container, large) {
@@ -185,7 +213,8 @@ function build(container, large) {
   const height = TRACK_ROWS * CELL + 2 * MARGIN;
   const pct = (value, total) => `${((value / total) * 100).toFixed(3)}%`;
   const [x, y] = [pct(CELL + MARGIN, width), pct(CELL + MARGIN, height)];
-  container.innerHTML = `<div class="sb${large ? " sb--large" : ""}"><div class="sb-board" style="aspect-ratio: ${width} / ${height}">` +
+  container.innerHTML =
+    `<div class="sb${large ? " sb--large" : ""}"><div class="sb-board" style="aspect-ratio: ${width} / ${height}">` +
     `<div class="sb-centre" style="left:${x};right:${x};top:${y};bottom:${y}"></div>${trackSvg()}</div><ol class="sb-players"></ol></div>`;
   const root = container.firstElementChild;
   const state = {
@@ -207,7 +236,8 @@ function figureNode(kind) {
   g.setAttribute("class", `sb-fig sb-fig-${kind}`);
   const [lx, ly] = LETTER_AT[kind];
   const path = kind === "meeple" ? MEEPLE_PATH : MESSENGER_PATH;
-  g.innerHTML = `<title></title><g transform="translate(-50 -52)">${["glow", "halo", "outline", "body"].map((c) => `<path class="sb-${c}" d="${path}"/>`).join("")}` +
+  g.innerHTML =
+    `<title></title><g transform="translate(-50 -52)">${["glow", "halo", "outline", "body"].map((c) => `<path class="sb-${c}" d="${path}"/>`).join("")}` +
     `<text class="sb-letter" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`;
   return g;
 }
@@ -284,12 +314,19 @@ function playersHtml(players, table, view) {
       const isDeciding = deciding != null && deciding === player.seat && !isActive;
       const merged = player.carrier
         ? split("", player.carrier === "meeple" ? ICON_MEEPLE : ICON_MESSENGER, `carries ${player.score}`)
-        : split(' title="Meeple"', ICON_MEEPLE, player.meeple ?? 0) + split(' title="Messenger"', ICON_MESSENGER, player.messenger ?? 0);
-      const marker = isActive ? `<span class="sb-marker">turn</span>` : isDeciding ? `<span class="sb-marker sb-marker-deciding">deciding</span>` : "";
-      return `<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
+        : split(' title="Meeple"', ICON_MEEPLE, player.meeple ?? 0) +
+          split(' title="Messenger"', ICON_MESSENGER, player.messenger ?? 0);
+      const marker = isActive
+        ? `<span class="sb-marker">turn</span>`
+        : isDeciding
+          ? `<span class="sb-marker sb-marker-deciding">deciding</span>`
+          : "";
+      return (
+        `<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
         `<span class="sb-swatch" aria-label="${escapeHtml(colour.label)}">${escapeHtml(colour.symbol)}</span>` +
         `<span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span>` +
-        `<span class="sb-total">${view ? player.score ?? 0 : ""}</span><span class="sb-split">${view ? merged : "joined"}${marker}</span></li>`;
+        `<span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? merged : "joined"}${marker}</span></li>`
+      );
     })
     .join("");
 }
@@ -302,7 +339,9 @@ export function renderScoreboard(container, view, table, { large = false } = {})
   let state = container._scoreboard;
   if (!state || state.large !== large || state.root.parentNode !== container) state = build(container, large);
   const zero = { score: 0, meeple: 0, messenger: 0, meeple_space: 0, messenger_space: 0, carrier: null };
-  const players = view?.players?.length ? view.players : (table?.seats || []).map((seat) => ({ ...zero, seat: seat.seat, name: seat.name }));
+  const players = view?.players?.length
+    ? view.players
+    : (table?.seats || []).map((seat) => ({ ...zero, seat: seat.seat, name: seat.name }));
   const activeSeat = view && !view.finished ? view.active_seat : null;
   placeFigures(state, players, table, activeSeat);
   state.root.classList.toggle("sb--count-many", players.length > 4);

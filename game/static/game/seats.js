@@ -49,10 +49,14 @@ export function lobbySeatsHtml(t, swatch) {
         `<span class="seat-controls">` +
         (up ? btn("reorder", null, "↑", ` data-order="${up.join(",")}" aria-label="Move ${esc(name)} up"`) : "") +
         (down ? btn("reorder", null, "↓", ` data-order="${down.join(",")}" aria-label="Move ${esc(name)} down"`) : "") +
-        (i > 0 ? btn("start_player", info.seat, "Starts", ` aria-label="${esc(name)} starts"`) : `<small class="seat-tag">starts</small>`) +
+        (i > 0
+          ? btn("start_player", info.seat, "Starts", ` aria-label="${esc(name)} starts"`)
+          : `<small class="seat-tag">starts</small>`) +
         `<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${esc(info.name)}" aria-label="New name for ${esc(name)}"><button class="btn small" type="submit">Save</button></form></details>` +
         (info.host ? "" : btn("remove", info.seat, "Remove", ` aria-label="Remove ${esc(name)}"`)) +
-        (info.host || info.computer || !info.connected ? "" : btn("hand_host", info.seat, "Make host", ` aria-label="Make ${esc(name)} the host"`)) +
+        (info.host || info.computer || !info.connected
+          ? ""
+          : btn("hand_host", info.seat, "Make host", ` aria-label="Make ${esc(name)} the host"`)) +
         `</span>`;
     } else if (info.seat === t.you) {
       controls =
@@ -62,7 +66,9 @@ export function lobbySeatsHtml(t, swatch) {
     } else if (i === 0) {
       controls = `<span class="seat-controls"><small class="seat-tag">starts</small></span>`;
     }
-    const dot = info.computer ? "" : `<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span>`;
+    const dot = info.computer
+      ? ""
+      : `<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span>`;
     return `<li data-seat-row="${info.seat}">${swatch(info.seat)}<span class="seat-name">${nameHtml(info.name)}${you}${who(info)}</span>${dot}${controls}</li>`;
   });
   for (let i = seats.length; i < t.max_seats; i += 1) {
@@ -130,7 +136,7 @@ export function leaveHtml(t) {
  * move has had no connection for the table's `absent_after` seconds. */
 export function absentOfferHtml(t, view, waited) {
   const p = view?.pending;
-  if (!p || p.seat == null || t.mode !== "board" || t.you == null && !t.host) return "";
+  if (!p || p.seat == null || t.mode !== "board" || (t.you == null && !t.host)) return "";
   if (p.seat === t.you || view.finished) return "";
   const info = (t.seats || []).find((x) => x.seat === p.seat);
   if (!info || info.connected || info.computer) return "";
@@ -145,12 +151,17 @@ export function seatFrame(button) {
   const act = button.dataset.seatAct;
   const seat = button.dataset.seat == null ? undefined : Number(button.dataset.seat);
   switch (act) {
-    case "reorder": return { type: "reorder", order: button.dataset.order.split(",").map(Number) };
-    case "add_computer": return { type: "add_computer", level: button.dataset.level };
+    case "reorder":
+      return { type: "reorder", order: button.dataset.order.split(",").map(Number) };
+    case "add_computer":
+      return { type: "add_computer", level: button.dataset.level };
     case "leave":
       return window.confirm("Leave your seat? Your personal link stops working.") ? { type: "leave" } : null;
-    case "host_without_seat": return { type: "host_without_seat" };
-    case "wait": return null;
-    default: return { type: act, seat };
+    case "host_without_seat":
+      return { type: "host_without_seat" };
+    case "wait":
+      return null;
+    default:
+      return { type: act, seat };
   }
 }

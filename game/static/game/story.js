@@ -5,8 +5,20 @@
 
 import { colourOf, escapeHtml as esc } from "./scoreboard.js";
 
-const CATEGORY = { road: "Road", city: "City", monastery: "Monastery", field: "Field", during_play: "During play", message: "Messages", final: "Final" };
-const LINES = [["total", 3, ""], ["meeple", 1.8, "7 4"], ["messenger", 1.8, "1.5 4"]];
+const CATEGORY = {
+  road: "Road",
+  city: "City",
+  monastery: "Monastery",
+  field: "Field",
+  during_play: "During play",
+  message: "Messages",
+  final: "Final",
+};
+const LINES = [
+  ["total", 3, ""],
+  ["meeple", 1.8, "7 4"],
+  ["messenger", 1.8, "1.5 4"],
+];
 const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scroll>div{overflow-x:auto}
 .story-table{border-collapse:collapse;width:100%;margin:.3em 0 .8em;font-size:.85em;font-variant-numeric:tabular-nums}.story-scroll h3{margin:.4em 0 0;font-size:1em}
 .story-table th,.story-table td{padding:.2em .45em;text-align:right;border-bottom:1px solid #8885;white-space:nowrap}
@@ -49,10 +61,16 @@ function draw(box, story, big) {
   const who = (seat) => `${sw(seat)} ${esc(seats[seat].name)}`;
   const cats = story.categories;
   const totals = story.totals
-    .map((row, seat) => `<tr><td>${who(seat)}</td>${cats.map((c) => `<td>${row[c]}</td>`).join("")}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`)
+    .map(
+      (row, seat) =>
+        `<tr><td>${who(seat)}</td>${cats.map((c) => `<td>${row[c]}</td>`).join("")}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`,
+    )
     .join("");
   const messages = story.messages
-    .map((m) => `<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${esc(m.name)}</td><td>${m.choice === "points" ? "2 points" : m.choice === "action" ? "Action" : "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`)
+    .map(
+      (m) =>
+        `<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${esc(m.name)}</td><td>${m.choice === "points" ? "2 points" : m.choice === "action" ? "Action" : "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`,
+    )
     .join("");
   box.innerHTML =
     chart(story, seats, width, big) +
@@ -78,13 +96,20 @@ function chart(story, seats, width, big) {
   const x = (i) => (left + (i * (width - left - right)) / Math.max(rows.length - 1, 1)).toFixed(1);
   const y = (v) => (top + plot - (v * plot) / ceiling).toFixed(1);
   const text = (tx, ty, words, more = "") => `<text x="${tx}" y="${ty}" ${more}>${words}</text>`;
-  const parts = [`<rect width="${width}" height="${height}" fill="#fff"/>`, text(left, font * 1.4, `Table ${esc(story.code)} · scores per turn`, `font-weight="700"`)];
+  const parts = [
+    `<rect width="${width}" height="${height}" fill="#fff"/>`,
+    text(left, font * 1.4, `Table ${esc(story.code)} · scores per turn`, `font-weight="700"`),
+  ];
   for (let v = 0; v <= ceiling; v += step) {
-    parts.push(`<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`, text(left - 6, +y(v) + font / 3, v, `text-anchor="end"`));
+    parts.push(
+      `<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
+      text(left - 6, +y(v) + font / 3, v, `text-anchor="end"`),
+    );
   }
   const every = Math.ceil(rows.length / (width / (font * 3)));
   rows.forEach((r, i) => {
-    if (i % every === 0 || i === rows.length - 1) parts.push(text(x(i), top + plot + font * 1.3, r.phase === "final" ? "End" : r.turn, `text-anchor="middle"`));
+    if (i % every === 0 || i === rows.length - 1)
+      parts.push(text(x(i), top + plot + font * 1.3, r.phase === "final" ? "End" : r.turn, `text-anchor="middle"`));
   });
   parts.push(
     text((left + width - right) / 2, top + plot + font * 2.6, "Turn", `text-anchor="middle"`),
@@ -94,11 +119,24 @@ function chart(story, seats, width, big) {
   for (const { seat, colour } of seats) {
     for (const [line, stroke, dash] of LINES) {
       const d = rows.map((r, i) => `${i ? "L" : "M"}${x(i)} ${y(r.players[seat][line])}`).join("");
-      if (line === "total") parts.push(`<path d="${d}" fill="none" stroke="#0005" stroke-width="${stroke + 2.5}" stroke-linejoin="round"/>`);
-      parts.push(`<path d="${d}" fill="none" stroke="${colour.hex}" stroke-width="${stroke}" stroke-dasharray="${dash}" stroke-linecap="round" stroke-linejoin="round" data-seat="${seat}" data-line="${line}"/>`);
+      if (line === "total")
+        parts.push(
+          `<path d="${d}" fill="none" stroke="#0005" stroke-width="${stroke + 2.5}" stroke-linejoin="round"/>`,
+        );
+      parts.push(
+        `<path d="${d}" fill="none" stroke="${colour.hex}" stroke-width="${stroke}" stroke-dasharray="${dash}" stroke-linecap="round" stroke-linejoin="round" data-seat="${seat}" data-line="${line}"/>`,
+      );
     }
     const last = rows[rows.length - 1].players[seat].total;
-    parts.push(`<circle cx="${x(rows.length - 1)}" cy="${y(last)}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`, text(x(rows.length - 1), +y(last) + font / 3, esc(colour.symbol), `text-anchor="middle" fill="${colour.ink}" font-weight="700"`));
+    parts.push(
+      `<circle cx="${x(rows.length - 1)}" cy="${y(last)}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
+      text(
+        x(rows.length - 1),
+        +y(last) + font / 3,
+        esc(colour.symbol),
+        `text-anchor="middle" fill="${colour.ink}" font-weight="700"`,
+      ),
+    );
   }
   const place = Object.fromEntries((story.ranking || []).map((r) => [r.seat, r.place]));
   const final = rows[rows.length - 1].players;
@@ -108,13 +146,20 @@ function chart(story, seats, width, big) {
     parts.push(
       `<circle cx="${left}" cy="${ly - font / 3}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
       text(left, ly, esc(colour.symbol), `text-anchor="middle" fill="${colour.ink}" font-weight="700"`),
-      text(left + font * 1.4, ly, `${place[seat] ? `${place[seat]}. ` : ""}${esc(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`),
+      text(
+        left + font * 1.4,
+        ly,
+        `${place[seat] ? `${place[seat]}. ` : ""}${esc(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`,
+      ),
     );
   });
   const key = legendTop + seats.length * font * 1.8;
   LINES.forEach(([line, stroke, dash], n) => {
     const kx = left + n * font * 7.5;
-    parts.push(`<path d="M${kx} ${key - font / 3}h${font * 2.4}" stroke="#333" stroke-width="${stroke}" stroke-dasharray="${dash}"/>`, text(kx + font * 3, key, line));
+    parts.push(
+      `<path d="M${kx} ${key - font / 3}h${font * 2.4}" stroke="#333" stroke-width="${stroke}" stroke-dasharray="${dash}"/>`,
+      text(kx + font * 3, key, line),
+    );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="${font}" fill="#222" role="img" aria-label="Scores per turn: each player's total, meeple and messenger">${parts.join("")}</svg>`;
 }
@@ -135,5 +180,5 @@ function savePng(svg) {
       setTimeout(() => URL.revokeObjectURL(link.href), 10000);
     }, "image/png");
   };
-  image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
 }

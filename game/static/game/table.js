@@ -5,12 +5,32 @@
 import { TableConnection } from "./connection.js";
 import { isolate, nameHtml, renderScoreboard } from "./scoreboard.js";
 import { Board, tileSVG, textInk } from "./board.js";
-import { breakdownHtml, fill, markPresence, rankingHtml, renderLog as renderLogInto, seatOf, sendOnce, toast, LazyTurnAlerts, followRematch, rematchHtml } from "./ui.js";
-import { absentAfterHtml, absentOfferHtml, leaveHtml, lobbyHostToolsHtml, lobbySeatsHtml, noteAway, seatFrame, seatToolsHtml } from "./seats.js";
+import {
+  breakdownHtml,
+  fill,
+  markPresence,
+  rankingHtml,
+  renderLog as renderLogInto,
+  seatOf,
+  sendOnce,
+  toast,
+  LazyTurnAlerts,
+  followRematch,
+  rematchHtml,
+} from "./ui.js";
+import {
+  absentAfterHtml,
+  absentOfferHtml,
+  leaveHtml,
+  lobbyHostToolsHtml,
+  lobbySeatsHtml,
+  noteAway,
+  seatFrame,
+  seatToolsHtml,
+} from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
-const esc = (text) =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const pts = (n) => (n === 1 ? "1 point" : `${n} points`);
 const readJSON = (id) => JSON.parse(document.getElementById(id)?.textContent || "{}");
 
@@ -28,8 +48,16 @@ const REASON = {
   message: "from a message",
   final: "in final scoring",
 };
-const CORNER = { NL: "north-west", NR: "north-east", EL: "north-east", ER: "south-east",
-  SL: "south-east", SR: "south-west", WL: "south-west", WR: "north-west" };
+const CORNER = {
+  NL: "north-west",
+  NR: "north-east",
+  EL: "north-east",
+  ER: "south-east",
+  SL: "south-east",
+  SR: "south-west",
+  WL: "south-west",
+  WR: "north-west",
+};
 const SIDE = { N: "north", E: "east", S: "south", W: "west" };
 const TABLETOP = new Set(["score", "end_turn", "end_game", "finish"]);
 
@@ -51,7 +79,6 @@ const s = {
   // absent-seat offers this page answered "Wait" to, by version and seat
   waited: new Set(),
 };
-
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -211,9 +238,7 @@ const board = new Board($("#board"), catalogue, {
       if (s.tentative) cancel();
       return;
     }
-    const rotation = spot.rotations.includes(s.rotation)
-      ? s.rotation
-      : nextRotation(spot.rotations, s.rotation);
+    const rotation = spot.rotations.includes(s.rotation) ? s.rotation : nextRotation(spot.rotations, s.rotation);
     s.rotation = rotation;
     s.tentative = { x: cell.x, y: cell.y, rotation };
     renderOverlay();
@@ -283,7 +308,10 @@ function renderOverlay() {
       const strong = s.focus === i;
       // A smallest road / city / monastery names its feature; message 8 lists followers.
       if (c.feature && typeof c.feature === "object") overlay.marks.push({ ...c.feature, strong });
-      else if (c.x != null) overlay.marks.push({ ...c, label: String((n += 1)), strong });
+      else if (c.x != null) {
+        n += 1;
+        overlay.marks.push({ ...c, label: String(n), strong });
+      }
     });
   }
   board.setOverlay(overlay);
@@ -355,7 +383,10 @@ function renderLobby() {
   if (t.creator && t.mode === "tabletop" && taken < t.max_seats) {
     const used = new Set((t.seats || []).map((x) => x.colour));
     const colours = Object.entries(colourMap)
-      .map(([id, c]) => `<option value="${id}"${used.has(id) ? " disabled" : ""}>${esc(c.label)} (${esc(c.symbol)})</option>`)
+      .map(
+        ([id, c]) =>
+          `<option value="${id}"${used.has(id) ? " disabled" : ""}>${esc(c.label)} (${esc(c.symbol)})</option>`,
+      )
       .join("");
     fill(
       $("#add-player"),
@@ -375,7 +406,8 @@ function renderLobby() {
     `<div class="link-row"><label>Invite players</label><input readonly value="${esc(share)}">${copyButton(share)}</div>` +
     `<p class="hint"><a href="${esc(t.projector_url)}" target="_blank" rel="noopener">Open the projector view</a> for a shared screen.</p>`;
   $("#lobby-links").innerHTML = links + rejoinHtml();
-  $("#lobby-rules").textContent = `${t.preset_name || t.preset} · ${t.mode === "tabletop" ? "tabletop" : "board"} mode · ${t.max_seats} seats`;
+  $("#lobby-rules").textContent =
+    `${t.preset_name || t.preset} · ${t.mode === "tabletop" ? "tabletop" : "board"} mode · ${t.max_seats} seats`;
   // Keep the join form in step with the seats taken since the page loaded.
   const form = $("#join-form");
   if (form) {
@@ -400,7 +432,8 @@ function renderGame() {
   }
   board.setView(v, styleOf);
   if (s.reveal && mine() && v.pending.type === "place_tile") board.reveal(v.pending.placements);
-  else if (v.last_placed && String(v.last_placed) !== s.lastShown) board.reveal([{ x: v.last_placed[0], y: v.last_placed[1] }]);
+  else if (v.last_placed && String(v.last_placed) !== s.lastShown)
+    board.reveal([{ x: v.last_placed[0], y: v.last_placed[1] }]);
   s.lastShown = String(v.last_placed);
   s.reveal = false;
   renderOverlay();
@@ -423,7 +456,8 @@ function renderTilesLeft(kinds) {
   $("#tiles-card").hidden = !kinds;
   if (!kinds) return;
   const items = Object.entries(kinds).map(
-    ([letter, n]) => `<li class="${n ? "" : "gone"}" data-tile="${esc(letter)}">${tileSVG(catalogue, letter, 0, "tile-svg tiny")}<b>${esc(letter)}</b><span>× ${n}</span></li>`,
+    ([letter, n]) =>
+      `<li class="${n ? "" : "gone"}" data-tile="${esc(letter)}">${tileSVG(catalogue, letter, 0, "tile-svg tiny")}<b>${esc(letter)}</b><span>× ${n}</span></li>`,
   );
   fill($("#tiles-by-kind"), items.join(""));
 }
@@ -432,14 +466,18 @@ function renderTilesLeft(kinds) {
 function waitingText(p) {
   const who = nameHtml(nameOf(p.seat));
   switch (p.type) {
-    case "place_tile": return [`Your turn: place tile ${esc(p.tile)}`, `${who} is placing tile ${esc(p.tile)}`];
-    case "place_follower": return ["Place a follower, or not", `${who} may place a follower`];
+    case "place_tile":
+      return [`Your turn: place tile ${esc(p.tile)}`, `${who} is placing tile ${esc(p.tile)}`];
+    case "place_follower":
+      return ["Place a follower, or not", `${who} may place a follower`];
     case "choose_figure":
       return p.final
         ? ["Choose which figure carries your total", `Waiting for ${who} to choose which figure carries the total`]
         : [`Choose a figure for ${pts(p.points)}`, `Waiting for ${who} to choose a figure`];
-    case "resolve_message": return [`Resolve message ${p.message}`, `Waiting for ${who} to resolve message ${p.message}`];
-    default: return ["Tabletop scoring: use the host console", "Tabletop scoring: use the host console"];
+    case "resolve_message":
+      return [`Resolve message ${p.message}`, `Waiting for ${who} to resolve message ${p.message}`];
+    default:
+      return ["Tabletop scoring: use the host console", "Tabletop scoring: use the host console"];
   }
 }
 
@@ -539,14 +577,19 @@ function followerHtml(p) {
     body =
       `<p class="hint">Tap a spot on the tile, or choose here (${supply} in supply):</p><div class="spots">` +
       p.spots
-        .map((spot, i) => `<button type="button" class="btn pill${s.spot === i ? " on" : ""}" data-act="spot" data-i="${i}" aria-pressed="${s.spot === i}">${esc(spotLabel(spot))}</button>`)
+        .map(
+          (spot, i) =>
+            `<button type="button" class="btn pill${s.spot === i ? " on" : ""}" data-act="spot" data-i="${i}" aria-pressed="${s.spot === i}">${esc(spotLabel(spot))}</button>`,
+        )
         .join("") +
       `</div>`;
   }
   const chosen = s.spot != null ? p.spots[s.spot] : null;
   return (
     `<h3>Place a follower?</h3>${body}<div class="actions">` +
-    (chosen ? `<button type="button" class="btn primary" data-act="follower">Place on ${esc(spotLabel(chosen).toLowerCase())}</button>` : "") +
+    (chosen
+      ? `<button type="button" class="btn primary" data-act="follower">Place on ${esc(spotLabel(chosen).toLowerCase())}</button>`
+      : "") +
     `<button type="button" class="btn${chosen ? " ghost" : " primary"}" data-act="skip">No follower</button></div>`
   );
 }
@@ -602,8 +645,16 @@ function messageHtml(p) {
       const what = `<b class="num">${n}</b> ${esc(place(c))}`;
       const target = { choice: "action", x: c.x, y: c.y, feature: c.feature };
       if (c.at) target.at = c.at;
-      items.push([i, c.points ? `${what}: score ${pts(c.points)} and return the follower` : `${what}: return the follower (0 points)`, target, true]);
-      if (c.score_optional) items.push([i, `${what}: return the follower without scoring`, { ...target, score: false }, true]);
+      items.push([
+        i,
+        c.points
+          ? `${what}: score ${pts(c.points)} and return the follower`
+          : `${what}: return the follower (0 points)`,
+        target,
+        true,
+      ]);
+      if (c.score_optional)
+        items.push([i, `${what}: return the follower without scoring`, { ...target, score: false }, true]);
     } else if (p.action === "extra_tile") {
       items.push([i, "Place one more tile", { choice: "action" }]);
     } else {
@@ -625,9 +676,7 @@ function messageHtml(p) {
     .join("");
   s.messageCommands = items.map((item) => item[2]);
   const who = own ? "You drew" : `${nameHtml(nameOf(p.seat))} drew`;
-  const wait = own
-    ? ""
-    : `<p class="hint">Waiting for ${nameHtml(nameOf(p.seat))}${seatNote(p.seat)} to choose.</p>`;
+  const wait = own ? "" : `<p class="hint">Waiting for ${nameHtml(nameOf(p.seat))}${seatNote(p.seat)} to choose.</p>`;
   return (
     `<div class="message-card"><div class="msg-num" aria-label="message ${p.message}">${p.message}</div>` +
     `<div><p class="msg-who">${swatch(p.seat)} ${who} a message</p><h3 class="msg-text">${esc(p.text)}</h3></div></div>` +
@@ -676,8 +725,7 @@ function renderPlayers() {
     const pref = seatInfo(me)?.preference || "ask";
     const opt = (value, label) =>
       `<label><input type="radio" name="pref" value="${value}"${pref === value ? " checked" : ""}> ${label}</label>`;
-    html +=
-      `<fieldset class="pref"><legend>Points go to</legend>${opt("ask", "always ask")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
+    html += `<fieldset class="pref"><legend>Points go to</legend>${opt("ask", "always ask")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
   }
   fill($("#players"), html);
   fill(
@@ -772,26 +820,46 @@ document.addEventListener("click", (e) => {
       else if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
       else b.disabled = true;
       break;
-    case "rotate-hand": rotate(Number(b.dataset.dir)); break;
-    case "rotate": rotate(1); break;
-    case "cancel": cancel(); break;
-    case "place": confirm(); break;
+    case "rotate-hand":
+      rotate(Number(b.dataset.dir));
+      break;
+    case "rotate":
+      rotate(1);
+      break;
+    case "cancel":
+      cancel();
+      break;
+    case "place":
+      confirm();
+      break;
     case "spot":
       s.spot = s.spot === Number(b.dataset.i) ? null : Number(b.dataset.i);
       renderOverlay();
       renderDock();
       break;
-    case "follower": confirm(); break;
-    case "skip": send({ type: "skip_follower" }); break;
-    case "figure": send({ type: "choose_figure", figure: b.dataset.figure }); break;
+    case "follower":
+      confirm();
+      break;
+    case "skip":
+      send({ type: "skip_follower" });
+      break;
+    case "figure":
+      send({ type: "choose_figure", figure: b.dataset.figure });
+      break;
     case "message": {
       const command = s.messageCommands?.[Number(b.dataset.k)];
       if (command && p?.type === "resolve_message") send({ type: "resolve_message", ...command });
       break;
     }
-    case "centre": board.centre(mine() && p?.type === "place_tile" ? p.placements : []); break;
-    case "zoom-in": board.zoomBy(1.25); break;
-    case "zoom-out": board.zoomBy(0.8); break;
+    case "centre":
+      board.centre(mine() && p?.type === "place_tile" ? p.placements : []);
+      break;
+    case "zoom-in":
+      board.zoomBy(1.25);
+      break;
+    case "zoom-out":
+      board.zoomBy(0.8);
+      break;
   }
 });
 
@@ -805,7 +873,8 @@ document.addEventListener("submit", (e) => {
   if (e.target.dataset.seatForm === "rename") {
     e.preventDefault();
     const name = new FormData(e.target).get("name");
-    if (!connection.send({ type: "rename", seat: Number(e.target.dataset.seat), name })) toast("Not connected", "error");
+    if (!connection.send({ type: "rename", seat: Number(e.target.dataset.seat), name }))
+      toast("Not connected", "error");
     return;
   }
   if (e.target.id !== "add-form") return;
@@ -821,7 +890,9 @@ document.addEventListener("change", (e) => {
     if (connection.send({ type: "preference", figure })) {
       const info = seatInfo(you());
       if (info) info.preference = figure;
-      toast(figure === "ask" ? "You will be asked which figure moves." : `Your points go to the ${figure} without asking.`);
+      toast(
+        figure === "ask" ? "You will be asked which figure moves." : `Your points go to the ${figure} without asking.`,
+      );
     } else {
       toast("Not connected", "error");
     }
@@ -831,7 +902,7 @@ document.addEventListener("change", (e) => {
 // Highlight a message's feature on the board while its choice is pointed at.
 const dock = $("#dock");
 const focusChoice = (e) => {
-  const item = e.target.closest && e.target.closest("[data-i]");
+  const item = e.target.closest?.("[data-i]");
   const i = item ? Number(item.dataset.i) : null;
   if (i !== s.focus && pending()?.type === "resolve_message") {
     s.focus = i;

@@ -154,4 +154,6 @@ export const followRematch = async (next) => (await import("./rematch.js")).goTo
 
 /** The end screen's "Play again" (a player) or "Next game →" (once the rematch exists). */
 export const rematchHtml = (t) =>
-  t.rematch || t.you != null ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>` : "";
+  t.rematch || t.you != null
+    ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>`
+    : "";
