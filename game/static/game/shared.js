@@ -1,0 +1,101 @@
+// What every page shares: markup that escapes by default, players' names, seat colours and
+// points in words. Every other module builds its HTML through `html` below, so that a value
+// from the server (a name, a message text) can never become markup by a forgotten escape.
+
+/** Markup that is already safe: made by `html`, or by `raw` for a constant written in code. */
+class Html {
+  constructor(text) {
+    this.text = text;
+  }
+
+  toString() {
+    return this.text;
+  }
+}
+
+/** `text` with the five characters HTML gives a meaning to written as references. */
+export function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function part(value) {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(part).join("");
+  if (value == null || value === false) return "";
+  return esc(value);
+}
+
+/** A tagged template: every `${value}` is escaped unless it is itself `html` (or `raw`); an
+ * array joins its parts; null, undefined and false give nothing (so `${on && html`...`}`
+ * works). The result's `toString()` is the markup.
+ *
+ *   html`<b>${name}</b>` with name = "<i>" gives "<b>&#60;i&#62;</b>". */
+export function html(strings, ...values) {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    out += part(value) + strings[i + 1];
+  });
+  return new Html(out);
+}
+
+/** Trusted markup written in code (an SVG path, a constant) to be put in `html` unescaped.
+ * Never for anything that came from the server or the user. */
+export function raw(markup) {
+  return new Html(String(markup));
+}
+
+/** "1 point", "4 points". */
+export function pts(n) {
+  return n === 1 ? "1 point" : `${n} points`;
+}
+
+/** A player's name as HTML, inside <bdi> so that a name written right to left (or holding a
+ * direction override) cannot reorder the text around it. */
+export function nameHtml(name) {
+  return html`<bdi>${name}</bdi>`;
+}
+
+/** A player's name for plain text (titles, labels, toasts): between FIRST STRONG ISOLATE and
+ * POP DIRECTIONAL ISOLATE, the plain-text equivalent of <bdi>. */
+export function isolate(name) {
+  return `\u2068${name ?? ""}\u2069`;
+}
+
+let colourMap = null;
+
+/** The page's colours (`<script id="colours" type="application/json">`, the server's one list);
+ * empty without one, and every colour then draws grey. */
+export function colours() {
+  if (colourMap) return colourMap;
+  try {
+    colourMap = JSON.parse(document.getElementById("colours").textContent);
+  } catch {
+    return {};
+  }
+  return colourMap;
+}
+
+/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
+export function textInk(hex) {
+  const value = /^#?([0-9a-f]{6})$/i.exec(hex || "");
+  if (!value) return "#fff";
+  const n = parseInt(value[1], 16);
+  const lin = (byte) => {
+    const c = byte / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
+  return luminance > 0.3 ? "#111" : "#fff";
+}
+
+/** Hex, symbol letter, label and a readable ink for a colour id. */
+export function colourOf(id) {
+  const found = colours()[id] || { hex: "#888888", symbol: "?", label: id || "" };
+  return { ...found, ink: textInk(found.hex) };
+}
+
+/** A seat's colour chip: `info` is the seat's entry in the table info (colour, symbol). */
+export function swatchHtml(info) {
+  const c = colourOf(info?.colour);
+  return html`<span class="sw" style="background:${c.hex};color:${c.ink}" title="${c.label}">${info?.symbol || c.symbol}</span>`;
+}
