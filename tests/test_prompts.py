@@ -235,3 +235,14 @@ def test_undo_text_names_the_entry_an_undo_takes_back() -> None:
     assert json.loads(public_view_json(g.state))["undo_text"] == "\u2068Ann\u2069 ends the turn"
     board = Game("c2-hig", tiles=["E"])
     assert "undo_text" not in json.loads(public_view_json(board.state))
+
+
+def test_for_what_names_the_points_without_coordinates() -> None:
+    """A figure prompt says what its points are for; at a tabletop game, the entry's category."""
+    g = Game("c2-hig", mode="tabletop")
+    g.send(parse_command({"type": "score", "points": 4, "category": "city"}))
+    assert g.pending["type"] == "choose_figure"
+    assert g.pending["for_what"] == "for a city"
+    g.figure("meeple")
+    g.score(0, 3)
+    assert g.pending["for_what"] == ""
