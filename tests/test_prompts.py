@@ -19,6 +19,7 @@ from game.engine.commands import parse_command
 from game.engine.messengers import message_names
 from game.engine.presets import resolve_options
 from game.engine.state import GameState, apply, new_game
+from game.engine.story import story
 from game.engine.views import pending, view
 from game.lobby import create_table
 from game.narration import narrate
@@ -246,3 +247,10 @@ def test_for_what_names_the_points_without_coordinates() -> None:
     g.figure("meeple")
     g.score(0, 3)
     assert g.pending["for_what"] == ""
+
+
+def test_the_story_names_c3_message_4_as_the_edition_does() -> None:
+    g = Game("c3", mode="tabletop", messages=stack("c3", "extra_tile"))
+    g.score(0, 5, "meeple").end_turn()
+    (drawn,) = story(g.state).messages
+    assert (drawn.message, drawn.name) == (4, "Play an extra turn")
