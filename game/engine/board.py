@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
 
 from .errors import IllegalCommand
 from .events import Place
@@ -183,15 +183,31 @@ class Board:
         feature = self.feature_at(segment)
         if feature.followers:
             raise IllegalCommand("a follower already stands on that feature")
-        features = dict(self.features)
+        features = _copy(self.features)
         followers = (*feature.followers, Follower(seat, segment))
         features[feature.id] = _replace_followers(feature, followers)
         return Board(self.tiles, self.feature_of, features, self.open_cells, self.next_id)
 
     def without_followers(self, feature_id: int, keep: tuple[Follower, ...] = ()) -> Board:
-        features = dict(self.features)
+        features = _copy(self.features)
         features[feature_id] = _replace_followers(features[feature_id], keep)
         return Board(self.tiles, self.feature_of, features, self.open_cells, self.next_id)
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+if TYPE_CHECKING:
+
+    def _copy(mapping: Mapping[_K, _V]) -> dict[_K, _V]:
+        """A mutable copy of one of a board's mappings, which are always dictionaries."""
+
+else:
+    # ``dict.copy`` clones the table in one go even when entries were deleted from it (merged
+    # features, filled cells), where ``dict(mapping)`` inserts the entries again one by one:
+    # 1.5 million fewer instructions per game (docs/performance.md). Called directly, not
+    # through a function of ours, which would cost a third of that back.
+    _copy = dict.copy
 
 
 def _replace_followers(feature: Feature, followers: tuple[Follower, ...]) -> Feature:
@@ -209,9 +225,9 @@ class _Placement:
         self.board = board
         self.tile = tile
         self.x, self.y = x, y
-        self.tiles = dict(board.tiles)
-        self.feature_of = dict(board.feature_of)
-        self.features = dict(board.features)
+        self.tiles = _copy(board.tiles)
+        self.feature_of = _copy(board.feature_of)
+        self.features = _copy(board.features)
         self.next_id = board.next_id
 
     def run(self) -> Board:
@@ -243,7 +259,7 @@ class _Placement:
             feature_at = neighbour.feature_at
             for own, location, closed_edges in connections:
                 self._merge((x, y, own), (x + dx, y + dy, feature_at[location]), closed_edges)
-        open_cells = dict(self.board.open_cells)
+        open_cells = _copy(self.board.open_cells)
         del open_cells[cell]
         for dx, dy, slot, edge_kind in geometry.demands:
             around = (x + dx, y + dy)
