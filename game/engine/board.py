@@ -11,9 +11,9 @@ after construction.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from .errors import IllegalCommand
 from .events import Place
@@ -21,13 +21,16 @@ from .tiles import (
     EDGE_OFFSETS,
     EDGES,
     FITTING_ROTATIONS,
+    NO_DEMAND,
     OPPOSITE,
     ORIENTED,
     START_TILE,
     FeatureKind,
     OrientedTile,
     Pattern,
+    demand,
     facing_half_edge,
+    pattern_of,
 )
 
 Cell = tuple[int, int]
@@ -79,8 +82,19 @@ class Board:
     @classmethod
     def start(cls) -> Board:
         """The board with the start tile (a D) at (0, 0), rotation 0."""
-        empty = cls({}, {}, {}, {(0, 0): (None, None, None, None)}, 0)
+        empty = cls({}, {}, {}, {(0, 0): NO_DEMAND}, 0)
         return empty.place(START_TILE, 0, 0, 0)
+
+    def __setstate__(self, state: Sequence[Any]) -> None:
+        """Unpickling (the server's checkpoints): the fields in order, as the dataclass pickles
+        them. Checkpoints written before patterns were numbers hold each open cell's demands as a
+        tuple of kinds; they are read as patterns."""
+        fields = dict(zip(_BOARD_FIELDS, state, strict=True))
+        open_cells = fields["open_cells"]
+        if any(isinstance(pattern, tuple) for pattern in open_cells.values()):
+            fields["open_cells"] = {cell: pattern_of(kinds) for cell, kinds in open_cells.items()}
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
     # Queries -------------------------------------------------------------------------------
 
@@ -194,6 +208,8 @@ class Board:
         return Board(self.tiles, self.feature_of, features, self.open_cells, self.next_id)
 
 
+_BOARD_FIELDS: Final = ("tiles", "feature_of", "features", "open_cells", "next_id")
+
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
@@ -261,12 +277,11 @@ class _Placement:
                 self._merge((x, y, own), (x + dx, y + dy, feature_at[location]), closed_edges)
         open_cells = _copy(self.board.open_cells)
         del open_cells[cell]
-        for dx, dy, slot, edge_kind in geometry.demands:
+        for dx, dy, wanted in geometry.demands:
             around = (x + dx, y + dy)
             if around not in tiles:
-                demand = list(open_cells.get(around, _NO_DEMAND))
-                demand[slot] = edge_kind
-                open_cells[around] = (demand[0], demand[1], demand[2], demand[3])
+                # Each side of a cell faces one tile, so its two bits are still 0 here.
+                open_cells[around] = open_cells.get(around, NO_DEMAND) | wanted
         return Board(tiles, feature_of, features, open_cells, self.next_id)
 
     def _merge(self, ours: Segment, theirs: Segment, closed_edges: int) -> None:
@@ -299,13 +314,13 @@ class _Geometry(NamedTuple):
 
     ``new_features``: (index, kind, open edges, coats, indices of bordered cities) per feature;
     ``links``: per edge, the neighbour's offset and (own feature, the neighbour's location facing
-    it, edges closed by joining); ``demands``: per edge, the neighbouring cell's offset, the slot
-    of its demand pattern that faces this tile, and the edge kind it must match.
+    it, edges closed by joining); ``demands``: per edge, the neighbouring cell's offset and what
+    this tile demands of it on the side that faces this tile, as a ``Pattern``.
     """
 
     new_features: tuple[tuple[int, FeatureKind, int, int, tuple[int, ...]], ...]
     links: tuple[tuple[int, int, tuple[tuple[int, str, int], ...]], ...]
-    demands: tuple[tuple[int, int, int, str], ...]
+    demands: tuple[tuple[int, int, Pattern], ...]
 
 
 def _geometry(tile: OrientedTile) -> _Geometry:
@@ -331,14 +346,13 @@ def _geometry(tile: OrientedTile) -> _Geometry:
         if kind != "F":
             connections.append((tile.feature_at[edge], OPPOSITE[edge], 2))
         links.append((dx, dy, tuple(connections)))
-        demands.append((dx, dy, EDGES.index(OPPOSITE[edge]), kind))
+        demands.append((dx, dy, demand(EDGES.index(OPPOSITE[edge]), kind)))
     return _Geometry(new_features, tuple(links), tuple(demands))
 
 
 _EDGE_KINDS = (FeatureKind.ROAD, FeatureKind.CITY)
 _MONASTERY = FeatureKind.MONASTERY
 _FIELD = FeatureKind.FIELD
-_NO_DEMAND: Pattern = (None, None, None, None)
 _GEOMETRY: Final = {
     letter: {rotation: _geometry(oriented) for rotation, oriented in by_rotation.items()}
     for letter, by_rotation in ORIENTED.items()
