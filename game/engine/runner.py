@@ -138,8 +138,8 @@ class Work:
         self.events: list[Event] = []
 
     def freeze(self, log: tuple[Mapping[str, Any], ...]) -> GameState:
-        # One call per slot setter, written out: a loop over the setters costs 7,600 more
-        # instructions per command, 1.1 million per game (docs/performance.md).
+        # One call per slot setter, written out: a loop over the setters costs about 7,000 more
+        # instructions per command, 1.0 million per game (docs/performance.md).
         (
             set_setup,
             set_players,
