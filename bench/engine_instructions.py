@@ -7,7 +7,8 @@ Usage (from the repository root), under ``valgrind --tool=callgrind``::
 Game ``s`` (seeds 0 to ``games - 1``) is ``new_game(["A", "B"], "c2-hig", seed=s)`` played to
 its end with ``autoplay.random_command`` drawing on ``random.Random(s)``: the same games as the
 counts recorded in docs/performance.md. ``--imports-only`` stops after importing the engine, so
-that its count can be subtracted from the games' count.
+that its count can be subtracted from the games' count. Run it with ``PYTHONHASHSEED=0``: string
+hashes then stay the same from run to run, and so does the count, to the instruction.
 """
 
 from __future__ import annotations

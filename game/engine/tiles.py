@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import product
 from types import MappingProxyType
 from typing import Final
 
@@ -251,25 +250,61 @@ ORIENTED: Final[dict[str, dict[int, OrientedTile]]] = {
     for letter, tile in CATALOGUE.items()
 }
 
-Pattern = tuple[str | None, str | None, str | None, str | None]
-"""The edge kinds an empty cell demands on its N, E, S and W side (None: no neighbour there)."""
+DEMANDS: Final = (None, CITY_EDGE, ROAD_EDGE, FIELD_EDGE)
+"""What one side of an empty cell may demand (None: no tile there), in the order of its code."""
+
+Pattern = int
+"""The edge kinds an empty cell demands on its N, E, S and W side, two bits a side (north in the
+lowest): side ``i`` demands ``DEMANDS[pattern >> 2 * i & 3]``, so 0 demands nothing. A number
+rather than a tuple of kinds because legal placements look one up per open cell: indexing a
+tuple by it costs a fraction of hashing and comparing a tuple (docs/performance.md)."""
 
 
-def _fits(edges: tuple[str, ...], pattern: tuple[str | None, ...]) -> bool:
-    return all(want is None or want == have for want, have in zip(pattern, edges, strict=True))
+def demand(side: int, kind: str) -> Pattern:
+    """The pattern demanding ``kind`` on side ``side`` (0 to 3: N, E, S, W) and nothing else;
+    patterns of different sides combine with ``|``.
+
+    >>> demands_of(demand(0, CITY_EDGE) | demand(2, ROAD_EDGE))
+    ('C', None, 'R', None)
+    """
+    return DEMANDS.index(kind) << 2 * side
 
 
-FITTING_ROTATIONS: Final[dict[str, dict[tuple[str | None, ...], tuple[int, ...]]]] = {
-    letter: {
-        pattern: tuple(
-            rotation for rotation in ROTATIONS if _fits(ORIENTED[letter][rotation].edges, pattern)
+NO_DEMAND: Final[Pattern] = 0
+"""The pattern of a cell with no tile around it (only the start tile's cell)."""
+
+
+def pattern_of(demands: tuple[str | None, ...]) -> Pattern:
+    """The pattern of the kinds demanded on the N, E, S and W sides (None: nothing)."""
+    return sum(DEMANDS.index(kind) << 2 * side for side, kind in enumerate(demands))
+
+
+def demands_of(pattern: Pattern) -> tuple[str | None, ...]:
+    """The kinds ``pattern`` demands on the N, E, S and W sides (None: nothing).
+
+    >>> demands_of(pattern_of(("C", None, "F", "R")))
+    ('C', None, 'F', 'R')
+    """
+    return tuple(DEMANDS[pattern >> 2 * side & 3] for side in range(4))
+
+
+def _fits(edges: tuple[str, ...], demands: tuple[str | None, ...]) -> bool:
+    return all(want is None or want == have for want, have in zip(demands, edges, strict=True))
+
+
+_EVERY_DEMAND: Final = tuple(demands_of(pattern) for pattern in range(4**4))
+
+FITTING_ROTATIONS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
+    letter: tuple(
+        tuple(
+            rotation for rotation in ROTATIONS if _fits(ORIENTED[letter][rotation].edges, demands)
         )
-        for pattern in product((None, CITY_EDGE, ROAD_EDGE, FIELD_EDGE), repeat=4)
-    }
+        for demands in _EVERY_DEMAND
+    )
     for letter in CATALOGUE
 }
-"""For each tile and each demand pattern of a cell, the rotations that fit: the index that makes
-legal placements a dictionary lookup per open cell."""
+"""For each tile, indexed by the demand pattern of a cell, the rotations that fit: the index that
+makes legal placements one lookup per open cell."""
 
 
 def _check_catalogue() -> None:
