@@ -5,7 +5,7 @@
 
 import { tileSVG } from "./board.js";
 import { html, nameHtml, pts, raw } from "./shared.js";
-import { $, TABLETOP, catalogue, code, mine, nameOf, s, seatNote, swatch, you } from "./table-state.js";
+import { $, catalogue, code, mine, nameOf, s, seatNote, swatch, you } from "./table-state.js";
 import { logLineHtml } from "./table-log.js";
 import { breakdownHtml, fill, rankingHtml, rematchHtml } from "./ui.js";
 
@@ -48,7 +48,7 @@ function waitingText(p) {
     case "resolve_message":
       return [html`Resolve message ${p.message}`, html`Waiting for ${who} to resolve message ${p.message}`];
     default:
-      return [html`Tabletop scoring: use the host console`, html`Tabletop scoring: use the host console`];
+      return [html``, html``];
   }
 }
 
@@ -61,8 +61,6 @@ export function renderStatus() {
   if (v.finished || s.table.status === "finished") {
     text = html`Game over`;
     cls = "over";
-  } else if (p && (p.seat == null || TABLETOP.has(p.type))) {
-    text = html`Tabletop scoring: use the host console`;
   } else if (p) {
     const [own, other] = waitingText(p);
     if (mine()) {
@@ -87,8 +85,6 @@ export function renderDock() {
   const over = v.finished || s.table.status === "finished";
   if (over) body = gameOverHtml();
   else if (!p) body = html`<p class="hint">…</p>`;
-  else if (TABLETOP.has(p.type) || p.seat == null)
-    body = html`<div class="note">Tabletop scoring: use the host console.</div>`;
   else if (p.type === "place_tile") body = placeTileHtml(p);
   else if (p.type === "place_follower") body = followerHtml(p);
   else if (p.type === "choose_figure") body = figureHtml(p);

@@ -1,9 +1,7 @@
-// The table page's one state, declared here with every field it will ever have, and the small
-// questions every panel asks of it (whose seat, whose decision, a seat's name and colour).
-// The server's messages fill `table`, `view` and `lines`; the rest is what this browser is in
-// the middle of deciding or showing.
+// The table page's one state, every field declared here, and what every panel asks of it.
+// (A started tabletop game is served the console instead: this page only ever plays on a board.)
 
-import { colourOf, html } from "./shared.js";
+import { colourOf, swatchHtml } from "./shared.js";
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 const readJSON = (id) => JSON.parse(document.getElementById(id)?.textContent || "{}");
@@ -13,9 +11,6 @@ export const page = $("[data-code]");
 export const code = page.dataset.code;
 /** The edition's tiles, for drawing them (the board and the tiles-left list). */
 export const catalogue = readJSON("tile-catalogue");
-
-/** Decisions the host console takes in a tabletop game, never this page. */
-export const TABLETOP = new Set(["score", "end_turn", "end_game", "finish"]);
 
 export const s = {
   /** The snapshot's table info (seats, options, links; `you` is this page's seat). */
@@ -79,11 +74,7 @@ export function nameOf(seat) {
   return s.view?.players?.[seat]?.name || seatInfo(seat)?.name || `Seat ${seat + 1}`;
 }
 
-/** The seat's colour chip. */
-export function swatch(seat) {
-  const st = styleOf(seat);
-  return html`<span class="sw" style="background:${st.hex};color:${colourOf(seatInfo(seat)?.colour).ink}" title="${st.label}">${st.symbol}</span>`;
-}
+export const swatch = (seat) => swatchHtml(seatInfo(seat));
 
 export const you = () => (s.table ? s.table.you : null);
 export const pending = () => s.view?.pending || null;
@@ -91,7 +82,7 @@ export const pending = () => s.view?.pending || null;
 /** Whether the decision the game waits for is this page's to take. */
 export function mine() {
   const p = pending();
-  return Boolean(p) && you() != null && p.seat === you() && !TABLETOP.has(p.type);
+  return Boolean(p) && you() != null && p.seat === you();
 }
 
 /** A server-relative address made absolute (for links to copy and QR codes). */

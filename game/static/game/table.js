@@ -201,11 +201,6 @@ function renderLink() {
 function renderGame() {
   const v = s.view;
   if (!v) return;
-  if (v.mode === "tabletop" && !page.classList.contains("tabletop")) {
-    // No board to draw: the score track takes its place.
-    page.classList.add("tabletop");
-    $(".board-wrap").appendChild($("#scoreboard").parentElement);
-  }
   board.setView(v, styleOf);
   if (s.reveal && mine() && v.pending.type === "place_tile") board.reveal(v.pending.placements);
   else if (v.last_placed && String(v.last_placed) !== s.lastShown)
