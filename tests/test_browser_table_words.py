@@ -190,6 +190,13 @@ def test_server_words_marks_and_names_as_text(server: str, browser: Browser) -> 
     expect(bob.locator("#board .layer-cells rect.hover")).to_have_attribute("y", str(-100 + 5))
     line.blur()
     expect(bob.locator("#board .layer-cells rect.hover")).to_have_count(0)
+    # On the phone, below the board: a tap on the line brings the board up with the tile shown.
+    tapped = ann.locator("#log .log-place", has_text=re.compile(r"places tile F at \(0, -1\)"))
+    tapped.scroll_into_view_if_needed()
+    expect(ann.locator("#board")).not_to_be_in_viewport()
+    tapped.click()
+    expect(ann.locator("#board .layer-cells rect.hover")).to_have_attribute("y", str(-100 + 5))
+    expect(ann.locator("#board")).to_be_in_viewport()
     for page in (ann, bob):
         assert page.evaluate(INJECTED) == []
     for context in (ann_context, bob_context):

@@ -145,7 +145,8 @@ function followerHtml(p) {
  * means (dark, a message or why none). */
 function figureOptionHtml(o, own, final) {
   const dark = o.dark && !final;
-  const lap = o.total !== o.to ? html` <small>(${o.total})</small>` : "";
+  // Past space 0: the total, and how often the figure goes round the track on the way.
+  const lap = o.laps > 0 && html` <small>(${o.total}, ${o.laps === 1 ? "one lap" : `${o.laps} laps`})</small>`;
   const note = o.note ? html` <span class="figure-note">${o.note}</span>` : "";
   const cls = `${dark ? " dark" : ""}${o.draws_message ? " draws" : ""}`;
   const label = html`<b>${FIGURE[o.figure]}</b> <span>${o.from} → ${o.to}${lap}</span>${dark && html` <em class="dark-tag">dark</em>`}${note}`;

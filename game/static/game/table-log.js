@@ -39,33 +39,29 @@ function pointedBy(button) {
 }
 
 /**
- * Call `point(places, bring)` when a log line's places are pointed at (hover, focus, tap) and
- * `point([], false)` when no longer; `bring` asks to bring them into view (focus or tap, not a
- * passing pointer). `root` holds the lines (the log, the end screen).
+ * Call `point(places, how)` when a log line's places are pointed at, `how` being "hover",
+ * "focus" or "tap" (the last two ask to bring the places into view, a passing pointer does not),
+ * and `point([], "none")` when no longer. `root` holds the lines (the log, the end screen).
  */
 export function watchLogPointing(root, point) {
   let current = null;
-  const show = (button, bring) => {
-    if (button === current && !bring) return;
+  const show = (button, how) => {
+    if (button === current && how === "hover") return;
     current = button;
-    point(button ? pointedBy(button) : [], bring);
+    point(button ? pointedBy(button) : [], how);
   };
-  root.addEventListener("pointerover", (e) => {
-    const button = e.target.closest?.(".log-place");
-    if (button) show(button, false);
-  });
+  const on = (type, how) =>
+    root.addEventListener(type, (e) => {
+      const button = e.target.closest?.(".log-place");
+      if (button) show(button, how);
+    });
+  on("pointerover", "hover");
+  on("focusin", "focus");
+  on("click", "tap");
   root.addEventListener("pointerleave", () => {
-    if (current && document.activeElement !== current) show(null, false);
-  });
-  root.addEventListener("focusin", (e) => {
-    const button = e.target.closest?.(".log-place");
-    if (button) show(button, true);
+    if (current && document.activeElement !== current) show(null, "none");
   });
   root.addEventListener("focusout", (e) => {
-    if (!root.contains(e.relatedTarget)) show(null, false);
-  });
-  root.addEventListener("click", (e) => {
-    const button = e.target.closest?.(".log-place");
-    if (button) show(button, true);
+    if (!root.contains(e.relatedTarget)) show(null, "none");
   });
 }

@@ -144,10 +144,14 @@ function renderOverlay() {
 }
 
 // A log line that names places points them out on the board (table-log.js).
-const pointAt = (places, bring) => {
+const pointAt = (places, how) => {
   s.pointed = places;
   renderOverlay();
-  if (bring && places.length) board.reveal(places);
+  if (!places.length || (how !== "focus" && how !== "tap")) return;
+  board.reveal(places);
+  // On a phone the log is below the board: a tap brings the board up to show the place.
+  const box = $("#board").getBoundingClientRect();
+  if (how === "tap" && (box.bottom < 0 || box.top > innerHeight)) $("#board").scrollIntoView({ block: "nearest" });
 };
 watchLogPointing($("#log"), pointAt);
 watchLogPointing($("#dock"), pointAt);
