@@ -3,7 +3,6 @@
 // button that points the place out on the board while it is hovered, focused or tapped.
 
 import { html } from "./shared.js";
-import { logClass } from "./ui.js";
 
 // "the city at (1, -3)" (a feature) or "tile D at (1, 0)" / any other "at (x, y)" (a tile).
 const PLACE = /(?:the (road|city|monastery|field) )?at \((-?\d+), (-?\d+)\)/g;
@@ -19,14 +18,6 @@ export function logLineHtml(line) {
   return places
     ? html`<button type="button" class="log-place" data-places="${places}" title="Show on the board">${line}</button>`
     : html`${line}`;
-}
-
-/** The game log, newest last; it follows the end unless the reader scrolled back. */
-export function renderTableLog(log, lines, jump) {
-  const near = jump || log.scrollHeight - log.scrollTop - log.clientHeight < 60;
-  const items = lines.slice(-400).map((l) => html`<li class="${logClass(l)}">${logLineHtml(l)}</li>`);
-  log.innerHTML = String(html`${items}`);
-  if (near) log.scrollTop = log.scrollHeight;
 }
 
 /** The places of a pointing button: [{x, y, feature}] for features, [{x, y, tile: true}] for

@@ -2,6 +2,7 @@
 // (A started tabletop game is served the console instead: this page only ever plays on a board.)
 
 import { colourOf, swatchHtml } from "./shared.js";
+import { seatOf } from "./ui.js";
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 const readJSON = (id) => JSON.parse(document.getElementById(id)?.textContent || "{}");
@@ -52,9 +53,7 @@ export const s = {
 };
 
 /** The table's entry for `seat` (name, colour, connected…), or null. */
-export function seatInfo(seat) {
-  return (s.table?.seats || []).find((x) => x.seat === seat) || null;
-}
+export const seatInfo = (seat) => seatOf(s.table, seat);
 
 /** What follows a waiting seat's name: a computer is never "disconnected". */
 export function seatNote(seat) {

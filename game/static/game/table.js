@@ -10,11 +10,11 @@ import { noteAway, seatFrame } from "./seats.js";
 import { isolate, textInk } from "./shared.js";
 import { renderDock, renderStatus } from "./table-dock.js";
 import { renderLobby } from "./table-lobby.js";
-import { renderTableLog, watchLogPointing } from "./table-log.js";
+import { logLineHtml, watchLogPointing } from "./table-log.js";
 import { nextRotation, overlayFor } from "./table-overlay.js";
 import { renderAbsent, renderPlayers, renderTilesLeft } from "./table-players.js";
 import { $, catalogue, code, mine, nameOf, page, pending, s, seatInfo, styleOf, you } from "./table-state.js";
-import { followRematch, LazyTurnAlerts, markPresence, sendOnce, toast } from "./ui.js";
+import { followRematch, LazyTurnAlerts, markPresence, renderLog as renderLogInto, sendOnce, toast } from "./ui.js";
 
 // Alerts for a seat's page, loaded with its first seated view.
 const alerts = new LazyTurnAlerts(code, $("#alerts"), () => [s.view, you()]);
@@ -232,7 +232,7 @@ setInterval(() => {
 }, 1000);
 
 function renderLog(jump) {
-  renderTableLog($("#log"), s.lines, jump);
+  renderLogInto($("#log"), s.lines, jump, logLineHtml);
 }
 
 // --- actions -------------------------------------------------------------------------------

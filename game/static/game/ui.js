@@ -32,7 +32,7 @@ export function fill(el, markup, key = String(markup)) {
 }
 
 /** The kind of a log line, for its colour: an undo, a message, a new turn, the end. */
-export function logClass(line) {
+function logClass(line) {
   if (/^Undone/.test(line)) return "undo";
   if (/message| takes the /i.test(line)) return "msg";
   if (/^Turn \d+:/.test(line)) return "turn";
@@ -40,10 +40,12 @@ export function logClass(line) {
   return "";
 }
 
-/** The game log in words, newest last; it follows the end unless the reader scrolled back. */
-export function renderLog(log, lines, jump) {
+/** The game log in words, newest last; it follows the end unless the reader scrolled back.
+ * `lineHtml(line)` gives a line's content (the table page's points out its places). */
+export function renderLog(log, lines, jump, lineHtml = (line) => line) {
   const near = jump || log.scrollHeight - log.scrollTop - log.clientHeight < 60;
-  log.innerHTML = String(html`${lines.slice(-400).map((l) => html`<li class="${logClass(l)}">${l}</li>`)}`);
+  const items = lines.slice(-400).map((l) => html`<li class="${logClass(l)}">${lineHtml(l)}</li>`);
+  log.innerHTML = String(html`${items}`);
   if (near) log.scrollTop = log.scrollHeight;
 }
 
