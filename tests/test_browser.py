@@ -350,7 +350,13 @@ def place_tile(
         player.press(page.locator('.board-tools [data-act="centre"]'))
     player.press(cell)
     hint = page.locator("#dock .hand-text .hint")
-    expect(hint).to_contain_text(f"at ({x}, {y}), turned")
+    # The tile tried is shown on its cell, and the text asks about "here", not coordinates.
+    tried = page.locator(
+        f'#board .layer-preview g.tentative[transform="translate({x * 100} {y * 100})"]'
+    )
+    expect(tried).to_have_count(1)
+    expect(hint).to_contain_text("on the highlighted place. Place it here?")
+    assert not re.search(r"\(-?\d+, -?\d+\)", hint.inner_text())
     rotations = next(c["rotations"] for c in pending["placements"] if (c["x"], c["y"]) == (x, y))
     shown = int(re.search(r"turned (\d+)°", hint.inner_text()).group(1))
     assert shown in rotations, f"the page offers rotation {shown} of {rotations}"
@@ -364,7 +370,7 @@ def place_tile(
             player.press(dock_button(page, "rotate"))
         else:
             page.keyboard.press("r")
-        expect(hint).to_contain_text(f"at ({x}, {y}), turned {shown}°")
+        expect(hint).to_contain_text(f"turned {shown}°")
     if photo:
         screenshot(page, photo)
     if player.touch:
@@ -404,16 +410,12 @@ def choose_figure(player: Player, action: dict[str, Any], pending: dict[str, Any
 
 
 def resolve_message(player: Player, action: dict[str, Any], pending: dict[str, Any]) -> None:
-    """Press the message choice the plan names, by the words on its button."""
-    if action["choice"] == "points":
-        label = "Take 2 points"
-    else:
-        choice = next(c for c in pending["choices"] if c["choice"] == "action")
-        feature = choice["feature"]
-        place = f"the {feature['feature']} at ({feature['x']}, {feature['y']})"
-        label = f"{pending['text']}: {points(choice['points'])} ({place}, marked)"
+    """Press the message choice the plan names, by the server's words on its button (and the
+    number of its place on the board, where it points at one)."""
+    choice = next(c for c in pending["choices"] if c["choice"] == action["choice"])
+    label = choice["label"]
     button = player.page.locator('#dock button[data-act="message"]', has_text=label)
-    expect(button).to_have_text(label)
+    expect(button).to_have_text(f"{choice['mark']} {label}" if choice.get("mark") else label)
     player.press(button)
 
 

@@ -55,10 +55,11 @@ export class TurnAlerts {
     const key = kind ? `${kind}:${view.turn}` : null;
     const previous = this.last;
     this.last = key;
-    if (!fresh && key && key !== previous) this.fire(kind);
+    if (!fresh && key && key !== previous) this.fire(kind, kind === "message" ? p.text : "");
   }
 
-  fire(kind) {
+  /** Ring for `kind`; `text`: the server's words for what is waiting (a message's), if any. */
+  fire(kind, text = "") {
     if (load(SOUND, "on") === "on") this.beep(NOTES[kind]);
     try {
       navigator.vibrate?.([180, 90, 180]);
@@ -67,7 +68,7 @@ export class TurnAlerts {
     }
     if (document.hidden && load(NOTIFY, "off") === "on" && granted()) {
       try {
-        new Notification(WORDS[kind], {
+        new Notification(text ? `${WORDS[kind]}: ${text}` : WORDS[kind], {
           body: `Carcassonne · table ${this.code}`,
           tag: `messengers-${this.code}`,
         }).onclick = () => window.focus();

@@ -3,11 +3,11 @@
 // and the offer to let a computer play for an absent player (docs/protocol.md, "Seats").
 // Everything here only sends frames; the server checks each one and answers with a snapshot.
 
-import { isolate, nameHtml } from "./scoreboard.js";
+import { html, isolate, nameHtml, raw } from "./shared.js";
 
-const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const btn = (act, seat, label, extra = "") =>
-  `<button type="button" class="btn small" data-seat-act="${act}"${seat == null ? "" : ` data-seat="${seat}"`}${extra}>${label}</button>`;
+/** A seat button; `extra`: further attributes as `html` (aria-label, data-…). */
+const btn = (act, seat, label, extra = html``) =>
+  html`<button type="button" class="btn small" data-seat-act="${act}"${seat == null ? "" : html` data-seat="${seat}"`}${extra}>${label}</button>`;
 
 /** When each seat's `away_seconds` was measured, to count on from it between messages. */
 const measured = new WeakMap();
@@ -31,119 +31,130 @@ function who(info) {
   if (info.computer && !info.stand_in) tags.push(`computer · ${info.computer}`);
   if (info.stand_in) tags.push("computer plays");
   if (info.vacant) tags.push("seat free");
-  return tags.map((t) => ` <small class="seat-tag">${esc(t)}</small>`).join("");
+  return tags.map((t) => html` <small class="seat-tag">${t}</small>`);
 }
 
-/** The lobby's seat list; the host gets the controls of every row. */
+/** The lobby's seat list; the host gets the controls of every row. `swatch(seat)` gives the
+ * seat's colour chip (markup from the page's own code). */
 export function lobbySeatsHtml(t, swatch) {
   const seats = t.seats || [];
+  const starts = html`<small class="seat-tag">starts</small>`;
+  const rename = (info, label) =>
+    html`<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${info.name}" aria-label="${label}"><button class="btn small" type="submit">Save</button></form></details>`;
   const rows = seats.map((info, i) => {
-    const you = info.seat === t.you ? ` <em>(you)</em>` : "";
+    const you = info.seat === t.you ? html` <em>(you)</em>` : "";
     let controls = "";
     if (t.host) {
       const order = seats.map((x) => x.seat);
       const up = i > 0 ? [...order.slice(0, i - 1), order[i], order[i - 1], ...order.slice(i + 1)] : null;
       const down = i < seats.length - 1 ? [...order.slice(0, i), order[i + 1], order[i], ...order.slice(i + 2)] : null;
       const name = isolate(info.name);
-      controls =
-        `<span class="seat-controls">` +
-        (up ? btn("reorder", null, "↑", ` data-order="${up.join(",")}" aria-label="Move ${esc(name)} up"`) : "") +
-        (down ? btn("reorder", null, "↓", ` data-order="${down.join(",")}" aria-label="Move ${esc(name)} down"`) : "") +
-        (i > 0
-          ? btn("start_player", info.seat, "Starts", ` aria-label="${esc(name)} starts"`)
-          : `<small class="seat-tag">starts</small>`) +
-        `<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${esc(info.name)}" aria-label="New name for ${esc(name)}"><button class="btn small" type="submit">Save</button></form></details>` +
-        (info.host ? "" : btn("remove", info.seat, "Remove", ` aria-label="Remove ${esc(name)}"`)) +
-        (info.host || info.computer || !info.connected
-          ? ""
-          : btn("hand_host", info.seat, "Make host", ` aria-label="Make ${esc(name)} the host"`)) +
-        `</span>`;
+      controls = html`<span class="seat-controls">${[
+        up && btn("reorder", null, "↑", html` data-order="${up.join(",")}" aria-label="Move ${name} up"`),
+        down && btn("reorder", null, "↓", html` data-order="${down.join(",")}" aria-label="Move ${name} down"`),
+        i > 0 ? btn("start_player", info.seat, "Starts", html` aria-label="${name} starts"`) : starts,
+        rename(info, `New name for ${name}`),
+        !info.host && btn("remove", info.seat, "Remove", html` aria-label="Remove ${name}"`),
+        !(info.host || info.computer || !info.connected) &&
+          btn("hand_host", info.seat, "Make host", html` aria-label="Make ${name} the host"`),
+      ]}</span>`;
     } else if (info.seat === t.you) {
-      controls =
-        `<span class="seat-controls">${i === 0 ? `<small class="seat-tag">starts</small>` : ""}<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${esc(info.name)}" aria-label="Your new name"><button class="btn small" type="submit">Save</button></form></details>` +
-        btn("leave", null, "Leave seat") +
-        `</span>`;
+      controls = html`<span class="seat-controls">${i === 0 && starts}${rename(info, "Your new name")}${btn("leave", null, "Leave seat")}</span>`;
     } else if (i === 0) {
-      controls = `<span class="seat-controls"><small class="seat-tag">starts</small></span>`;
+      controls = html`<span class="seat-controls">${starts}</span>`;
     }
     const dot = info.computer
       ? ""
-      : `<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span>`;
-    return `<li data-seat-row="${info.seat}">${swatch(info.seat)}<span class="seat-name">${nameHtml(info.name)}${you}${who(info)}</span>${dot}${controls}</li>`;
+      : html`<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span>`;
+    return html`<li data-seat-row="${info.seat}">${raw(swatch(info.seat))}<span class="seat-name">${nameHtml(info.name)}${you}${who(info)}</span>${dot}${controls}</li>`;
   });
   for (let i = seats.length; i < t.max_seats; i += 1) {
-    rows.push(`<li class="empty"><span class="sw none"></span><span class="seat-name">waiting…</span></li>`);
+    rows.push(html`<li class="empty"><span class="sw none"></span><span class="seat-name">waiting…</span></li>`);
   }
-  return rows.join("");
+  return html`${rows}`;
 }
 
 /** The host's extra lobby tools: computer players (board games) or keeping score only. */
 export function lobbyHostToolsHtml(t) {
-  if (!t.host) return "";
+  if (!t.host) return html``;
   const free = (t.seats || []).length < t.max_seats;
-  let html = "";
+  const parts = [];
   if (t.mode === "board" && free) {
-    html += `<div class="host-tools"><h3>Computer players</h3><p class="hint">Fill a seat with a computer: play alone against it, or with friends.</p>${(t.levels || []).map((level) => btn("add_computer", null, `Add ${esc(level)} computer`, ` data-level="${esc(level)}"`)).join(" ")}</div>`;
+    const add = (t.levels || []).map((level) => [
+      btn("add_computer", null, `Add ${level} computer`, html` data-level="${level}"`),
+      " ",
+    ]);
+    parts.push(
+      html`<div class="host-tools"><h3>Computer players</h3><p class="hint">Fill a seat with a computer: play alone against it, or with friends.</p>${add}</div>`,
+    );
   }
   if (t.mode === "tabletop" && t.you != null) {
-    html += `<div class="host-tools">${btn("host_without_seat", null, "Keep the score without playing")}<p class="hint">You stay the host and enter for every seat, but have no seat of your own.</p></div>`;
+    parts.push(
+      html`<div class="host-tools">${btn("host_without_seat", null, "Keep the score without playing")}<p class="hint">You stay the host and enter for every seat, but have no seat of your own.</p></div>`,
+    );
   }
   if (t.mode === "tabletop" && t.you == null) {
-    html += `<p class="hint">You keep the score without playing.</p>`;
+    parts.push(html`<p class="hint">You keep the score without playing.</p>`);
   }
-  return html + absentAfterHtml(t);
+  return html`${parts}${absentAfterHtml(t)}`;
 }
 
 /** The host's setting of how long the seat to move may be away before a computer is offered. */
 export function absentAfterHtml(t) {
-  if (!t.host || t.mode !== "board" || t.status === "finished") return "";
+  if (!t.host || t.mode !== "board" || t.status === "finished") return html``;
   const [low, high] = t.absent_after_range || [1, 3600];
-  return `<form class="absent-after" data-seat-form="absent_after"><label>Offer a computer for a player away <input type="number" name="seconds" min="${low}" max="${high}" required value="${t.absent_after}" aria-label="Seconds away before a computer is offered"> s</label> <button class="btn small" type="submit">Set</button></form>`;
+  return html`<form class="absent-after" data-seat-form="absent_after"><label>Offer a computer for a player away <input type="number" name="seconds" min="${low}" max="${high}" required value="${t.absent_after}" aria-label="Seconds away before a computer is offered"> s</label> <button class="btn small" type="submit">Set</button></form>`;
 }
 
 /** Seat tools during a game: the host's per-seat links and hand-overs, and the player's own. */
 export function seatToolsHtml(t, seat, absoluteUrl) {
   const info = (t.seats || []).find((x) => x.seat === seat);
-  if (!info || t.status === "finished") return "";
+  if (!info || t.status === "finished") return html``;
   const name = isolate(info.name);
-  let html = "";
+  const parts = [];
   if (info.stand_in && (seat === t.you || t.host)) {
-    const label = seat === t.you ? "Take back" : `Give back to ${nameHtml(info.name)}`;
-    html += `<p class="stand-in">${seat === t.you ? "The computer is playing for you." : ""} ${btn("take_back", seat, label)}</p>`;
+    const label = seat === t.you ? "Take back" : `Give back to ${name}`;
+    parts.push(
+      html`<p class="stand-in">${seat === t.you ? "The computer is playing for you." : ""} ${btn("take_back", seat, label)}</p>`,
+    );
   }
-  if (!t.host) return html;
+  if (!t.host) return html`${parts}`;
   const link = (t.seat_links || []).find((l) => l.seat === seat);
   if (link && seat !== t.you && !(info.computer && !info.stand_in)) {
     const url = absoluteUrl(link.url);
-    html += `<details class="rejoin seat-link"><summary>${info.vacant ? "Admit someone" : "Seat link"}</summary><p class="hint">Whoever opens this link plays as ${nameHtml(info.name)}.</p><div class="link-row"><input readonly value="${esc(url)}" aria-label="${esc(name)}'s seat link"></div><img class="qr" src="${esc(link.qr_url)}" alt="QR code of ${esc(name)}'s seat link" loading="lazy">${btn("admit", seat, "New link (the old one stops working)")}</details>`;
+    parts.push(
+      html`<details class="rejoin seat-link"><summary>${info.vacant ? "Admit someone" : "Seat link"}</summary><p class="hint">Whoever opens this link plays as ${nameHtml(info.name)}.</p><div class="link-row"><input readonly value="${url}" aria-label="${name}'s seat link"></div><img class="qr" src="${link.qr_url}" alt="QR code of ${name}'s seat link" loading="lazy">${btn("admit", seat, "New link (the old one stops working)")}</details>`,
+    );
   }
   if (!info.connected && !info.computer && t.mode === "board" && seat !== t.you) {
-    html += btn("computer_for", seat, "Let the computer play", ` aria-label="Let the computer play for ${esc(name)}"`);
+    parts.push(
+      btn("computer_for", seat, "Let the computer play", html` aria-label="Let the computer play for ${name}"`),
+    );
   }
   if (!info.host && !info.computer && !info.vacant && info.connected) {
-    html += btn("hand_host", seat, "Make host", ` aria-label="Make ${esc(name)} the host"`);
+    parts.push(btn("hand_host", seat, "Make host", html` aria-label="Make ${name} the host"`));
   }
-  return html;
+  return html`${parts}`;
 }
 
 /** The player's own "leave my seat" (not for the host, who hands the role on first). */
 export function leaveHtml(t) {
-  if (t.you == null || t.host || t.status !== "playing") return "";
-  return `<details class="leave"><summary>Leave this game</summary><p class="hint">Your seat stays at the table for a computer or someone the host lets in; your personal link stops working.</p>${btn("leave", null, "Leave my seat")}</details>`;
+  if (t.you == null || t.host || t.status !== "playing") return html``;
+  return html`<details class="leave"><summary>Leave this game</summary><p class="hint">Your seat stays at the table for a computer or someone the host lets in; your personal link stops working.</p>${btn("leave", null, "Leave my seat")}</details>`;
 }
 
 /** "Bob is away: let the computer play for him, or wait", for the others while the seat to
  * move has had no connection for the table's `absent_after` seconds. */
 export function absentOfferHtml(t, view, waited) {
   const p = view?.pending;
-  if (!p || p.seat == null || t.mode !== "board" || (t.you == null && !t.host)) return "";
-  if (p.seat === t.you || view.finished) return "";
+  if (!p || p.seat == null || t.mode !== "board" || (t.you == null && !t.host)) return html``;
+  if (p.seat === t.you || view.finished) return html``;
   const info = (t.seats || []).find((x) => x.seat === p.seat);
-  if (!info || info.connected || info.computer) return "";
+  if (!info || info.connected || info.computer) return html``;
   const away = awayFor(info);
-  if (away < t.absent_after || waited.has(`${view.version}:${p.seat}`)) return "";
+  if (away < t.absent_after || waited.has(`${view.version}:${p.seat}`)) return html``;
   const name = nameHtml(info.name);
-  return `<div class="absent-offer" role="alert"><p>${name} has been away for ${Math.floor(away)} seconds.</p>${btn("computer_for", p.seat, `Let the computer play for ${name}`)} ${btn("wait", p.seat, "Wait", ` data-version="${view.version}"`)}</div>`;
+  return html`<div class="absent-offer" role="alert"><p>${name} has been away for ${Math.floor(away)} seconds.</p>${btn("computer_for", p.seat, html`Let the computer play for ${name}`)} ${btn("wait", p.seat, "Wait", html` data-version="${view.version}"`)}</div>`;
 }
 
 /** The frame for a seat button, or null for one handled on the page ("wait"). */

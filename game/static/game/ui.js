@@ -1,9 +1,11 @@
 // Pieces the table page and the tabletop console share: toasts, the game log, the ranking and
 // the final scoring's breakdown, and markup that is only replaced when it changes.
 
-import { nameHtml } from "./scoreboard.js";
+import { html, nameHtml, raw } from "./shared.js";
 
-const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A seat's colour chip from a page's `swatch(seat)`: markup written by that page's own code
+ * (an `html` result, or a string of markup from a page that still builds its own). */
+const chipOf = (swatch) => (seat) => raw(swatch(seat));
 
 /** A short notice in the page's #toasts box; errors are announced as alerts. */
 export function toast(text, kind = "info") {
@@ -20,42 +22,43 @@ export function toast(text, kind = "info") {
 
 const shown = new WeakMap();
 
-/** Set `el`'s markup unless it already shows the same thing (so that a press or a typed value is
- * never lost to an unrelated update); true when it changed. */
-export function fill(el, html, key = html) {
+/** Set `el`'s markup (an `html` result) unless it already shows the same thing (so that a press
+ * or a typed value is never lost to an unrelated update); true when it changed. */
+export function fill(el, markup, key = String(markup)) {
   if (shown.get(el) === key) return false;
   shown.set(el, key);
-  el.innerHTML = html;
+  el.innerHTML = String(markup);
   return true;
 }
 
-/** The game log in words, newest last; it follows the end unless the reader scrolled back. */
-export function renderLog(log, lines, jump) {
+/** The kind of a log line, for its colour: an undo, a message, a new turn, the end. */
+function logClass(line) {
+  if (/^Undone/.test(line)) return "undo";
+  if (/message| takes the /i.test(line)) return "msg";
+  if (/^Turn \d+:/.test(line)) return "turn";
+  if (/^Final ranking|^The game ends/.test(line)) return "end";
+  return "";
+}
+
+/** The game log in words, newest last; it follows the end unless the reader scrolled back.
+ * `lineHtml(line)` gives a line's content (the table page's points out its places). */
+export function renderLog(log, lines, jump, lineHtml = (line) => line) {
   const near = jump || log.scrollHeight - log.scrollTop - log.clientHeight < 60;
-  log.innerHTML = lines
-    .slice(-400)
-    .map((l) => {
-      let cls = "";
-      if (/^Undone/.test(l)) cls = "undo";
-      else if (/message| takes the /i.test(l)) cls = "msg";
-      else if (/^Turn \d+:/.test(l)) cls = "turn";
-      else if (/^Final ranking|^The game ends/.test(l)) cls = "end";
-      return `<li class="${cls}">${esc(l)}</li>`;
-    })
-    .join("");
+  const items = lines.slice(-400).map((l) => html`<li class="${logClass(l)}">${lineHtml(l)}</li>`);
+  log.innerHTML = String(html`${items}`);
   if (near) log.scrollTop = log.scrollHeight;
 }
 
-/** The players by score, ties sharing a rank; `swatch(seat)` draws a seat's colour. */
+/** The players by score, ties sharing a rank; `swatch(seat)` draws a seat's colour (`html`). */
 export function rankingHtml(players, swatch) {
+  const chip = chipOf(swatch);
   const rows = [...players]
     .sort((a, b) => b.score - a.score || a.seat - b.seat)
     .map((pl) => {
       const rank = 1 + players.filter((o) => o.score > pl.score).length;
-      return `<li class="${rank === 1 ? "winner" : ""}"><span class="rank">${rank}.</span>${swatch(pl.seat)}<span class="seat-name">${nameHtml(pl.name)}</span><b>${pl.score}</b></li>`;
-    })
-    .join("");
-  return `<ol class="ranking">${rows}</ol>`;
+      return html`<li class="${rank === 1 ? "winner" : ""}"><span class="rank">${rank}.</span>${chip(pl.seat)}<span class="seat-name">${nameHtml(pl.name)}</span><b>${pl.score}</b></li>`;
+    });
+  return html`<ol class="ranking">${rows}</ol>`;
 }
 
 const CATEGORIES = [
@@ -69,16 +72,15 @@ const CATEGORIES = [
 
 /** Each player's final score by category (the snapshot's `final_scoring`), as a table. */
 export function breakdownHtml(rows, players, swatch) {
-  if (!rows) return "";
+  if (!rows) return html``;
+  const chip = chipOf(swatch);
   const used = CATEGORIES.filter(([key]) => rows.some((row) => row[key]));
-  const head = used.map(([, label]) => `<th>${label}</th>`).join("");
-  const body = players
-    .map((pl) => {
-      const cells = used.map(([key]) => `<td>${rows[pl.seat][key] || 0}</td>`).join("");
-      return `<tr><th>${swatch(pl.seat)} ${nameHtml(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
-    })
-    .join("");
-  return `<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  const head = used.map(([, label]) => html`<th>${label}</th>`);
+  const body = players.map((pl) => {
+    const cells = used.map(([key]) => html`<td>${rows[pl.seat][key] || 0}</td>`);
+    return html`<tr><th>${chip(pl.seat)} ${nameHtml(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
+  });
+  return html`<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 /** The table's entry for `seat` (name, colour, connected…), or null. */
@@ -155,5 +157,5 @@ export const followRematch = async (next) => (await import("./rematch.js")).goTo
 /** The end screen's "Play again" (a player) or "Next game →" (once the rematch exists). */
 export const rematchHtml = (t) =>
   t.rematch || t.you != null
-    ? `<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>`
-    : "";
+    ? html`<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>`
+    : html``;

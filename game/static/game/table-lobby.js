@@ -1,0 +1,62 @@
+// The lobby: the seats (seats.js), the host's tools, the start button, the links to share and
+// the join form kept in step with the colours taken.
+
+import { lobbyHostToolsHtml, lobbySeatsHtml } from "./seats.js";
+import { colours, html } from "./shared.js";
+import { $, absolute, s, swatch } from "./table-state.js";
+import { fill } from "./ui.js";
+
+/** A button that copies `text` (table.js handles the press). */
+export function copyButton(text, label = "Copy") {
+  return html`<button type="button" class="btn small" data-copy="${text}">${label}</button>`;
+}
+
+/** The seat's personal link, for this player only. */
+export function rejoinHtml() {
+  const url = absolute(s.table.rejoin_url);
+  if (!url) return html``;
+  return html`<details class="rejoin"><summary>Open on another device</summary><p class="hint">Your personal link: anyone with it plays as you. Don’t share it.</p><div class="link-row"><input readonly value="${url}">${copyButton(url)}</div><img class="qr" src="${s.table.rejoin_qr_url}" alt="QR code of your personal link" loading="lazy"></details>`;
+}
+
+function addPlayerHtml(t) {
+  const used = new Set((t.seats || []).map((x) => x.colour));
+  const options = Object.entries(colours()).map(
+    ([id, c]) => html`<option value="${id}"${used.has(id) ? " disabled" : ""}>${c.label} (${c.symbol})</option>`,
+  );
+  return html`<form id="add-form" class="add-form"><h3>Add a player without a phone</h3><p class="hint">You enter their points on this device; they can take over their seat on a phone later.</p><input name="name" maxlength="20" required placeholder="Name" aria-label="Player's name"><select name="colour" required aria-label="Colour"><option value="">Colour…</option>${options}</select><button class="btn" type="submit">Add</button></form>`;
+}
+
+function startHtml(t, taken) {
+  if (!t.creator) {
+    return html`<p class="hint">${t.you != null ? "The host starts the game when everyone is in." : "The game starts when the host is ready."}</p>`;
+  }
+  const ready = taken >= 2;
+  return html`<button type="button" class="btn primary big" data-act="start"${ready ? "" : " disabled"}>Start game</button><p class="hint">${ready ? `${taken} players are in. Start when everyone has joined.` : "At least 2 players are needed."}</p>`;
+}
+
+export function renderLobby() {
+  const t = s.table;
+  const taken = (t.seats || []).length;
+  fill($("#lobby-seats"), lobbySeatsHtml(t, swatch));
+  fill($("#host-tools"), lobbyHostToolsHtml(t));
+  fill($("#add-player"), t.creator && t.mode === "tabletop" && taken < t.max_seats ? addPlayerHtml(t) : "");
+  $("#start-box").innerHTML = String(startHtml(t, taken));
+  const share = absolute(t.join_url);
+  $("#lobby-links").innerHTML = String(
+    html`<div class="link-row"><label>Invite players</label><input readonly value="${share}">${copyButton(share)}</div><p class="hint"><a href="${t.projector_url}" target="_blank" rel="noopener">Open the projector view</a> for a shared screen.</p>${rejoinHtml()}`,
+  );
+  $("#lobby-rules").textContent =
+    `${t.preset_name || t.preset} · ${t.mode === "tabletop" ? "tabletop" : "board"} mode · ${t.max_seats} seats`;
+  // Keep the join form in step with the seats taken since the page loaded.
+  const form = $("#join-form");
+  if (form) {
+    const used = new Set((t.seats || []).map((x) => x.colour));
+    for (const input of form.querySelectorAll("input[name=colour]")) {
+      input.disabled = used.has(input.value);
+      if (input.disabled) input.checked = false;
+    }
+    const full = taken >= t.max_seats;
+    form.hidden = full || t.you != null;
+    $("#join-full").hidden = !full || t.you != null;
+  }
+}

@@ -1,0 +1,61 @@
+// The players panel (scores, figures, followers, presence, the seat tools), the absent-seat
+// offer above the board and the tiles left in the bag by kind.
+
+import { tileSVG } from "./board.js";
+import { absentAfterHtml, absentOfferHtml, leaveHtml, seatToolsHtml } from "./seats.js";
+import { html, nameHtml, raw } from "./shared.js";
+import { rejoinHtml } from "./table-lobby.js";
+import { $, absolute, catalogue, s, seatInfo, swatch, you } from "./table-state.js";
+import { fill } from "./ui.js";
+
+const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
+
+function playerHtml(pl, v, me) {
+  const info = seatInfo(pl.seat);
+  const active = !v.finished && pl.seat === v.active_seat;
+  const deciding = v.pending && v.pending.seat === pl.seat;
+  const followers = pl.followers
+    ? html`${Array.from({ length: Math.min(7, pl.followers) }, () => html`<i></i>`)}<span>${pl.followers}</span>`
+    : "no followers left";
+  const dot =
+    !info?.computer &&
+    html`<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>`;
+  const tag = active ? html`<span class="tag">turn</span>` : deciding && html`<span class="tag alt">deciding</span>`;
+  const figures = pl.carrier
+    ? `${FIGURE[pl.carrier]} carries all`
+    : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
+  return html`<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me && html` <em>(you)</em>`}${dot}${tag}</div><div class="p-sub">${figures} · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div><div class="p-score">${pl.score}</div><div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
+}
+
+export function renderPlayers() {
+  const v = s.view;
+  const me = you();
+  let pref = "";
+  if (me != null && !v.finished) {
+    const chosen = seatInfo(me)?.preference || "ask";
+    const opt = (value, label) =>
+      html`<label><input type="radio" name="pref" value="${value}"${chosen === value ? " checked" : ""}> ${label}</label>`;
+    pref = html`<fieldset class="pref"><legend>Points go to</legend>${opt("ask", "always ask")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
+  }
+  fill($("#players"), html`<ul class="players">${v.players.map((pl) => playerHtml(pl, v, me))}</ul>${pref}`);
+  fill(
+    $("#my-links"),
+    html`<p class="hint"><a href="${s.table.projector_url}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${leaveHtml(s.table)}${absentAfterHtml(s.table)}`,
+  );
+}
+
+/** The offer to let a computer play for the absent seat to move (seats.js). */
+export function renderAbsent() {
+  fill($("#absent-offer"), absentOfferHtml(s.table, s.view, s.waited));
+}
+
+/** The tiles still in the bag, kind by kind (counts from the server; an empty kind is dimmed). */
+export function renderTilesLeft(kinds) {
+  $("#tiles-card").hidden = !kinds;
+  if (!kinds) return;
+  const items = Object.entries(kinds).map(
+    ([letter, n]) =>
+      html`<li class="${n ? "" : "gone"}" data-tile="${letter}">${raw(tileSVG(catalogue, letter, 0, "tile-svg tiny"))}<b>${letter}</b><span>× ${n}</span></li>`,
+  );
+  fill($("#tiles-by-kind"), html`${items}`);
+}
