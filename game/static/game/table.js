@@ -270,6 +270,7 @@ function renderOverlay() {
       x: c.x,
       y: c.y,
       fits: c.rotations.includes(s.rotation),
+      rotations: c.rotations,
       hover: Boolean(h && h.x === c.x && h.y === c.y),
     }));
     if (s.tentative) {
