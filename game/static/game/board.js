@@ -2,12 +2,17 @@
 // (legal cells, a previewed tile, follower spots, highlighted features). Pan by drag, zoom by
 // wheel and pinch. It shows what it is given; which moves are legal comes from the server.
 // When a decision's places change, the view fits them once into the part of the board that no
-// control covers; on the table page the board also takes the keyboard (see Board.key).
+// control covers (and tells board-keys.js by a "places" event on the svg).
 
 import { html, textInk } from "./shared.js";
 
 // The table page imported the ink from here before shared.js had it.
 export { textInk };
+
+const BOARDS = new WeakMap();
+
+/** The Board drawn in `svg` (for board-keys.js, which the table page adds). */
+export const boardOf = (svg) => BOARDS.get(svg);
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const U = 100; // one tile in board units
@@ -17,10 +22,8 @@ const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const OPPOSITE = { N: "S", E: "W", S: "N", W: "E" };
 const MIN_K = 0.12;
 const MAX_K = 3;
-const TOP_INSET = 56; // room for the status bar over the board
 const TAP_K = 0.36; // the smallest zoom a fit may choose: tiles 36 CSS px, big enough to tap
 const GAP = 6; // CSS px kept between a fitted place and a control
-const WORDS = { N: "north", E: "east", S: "south", W: "west" };
 
 // City outlines in a canonical position; a city is drawn as one of them turned into place.
 const CITY = {
@@ -148,44 +151,38 @@ function meepleMarkup(colour, symbol, extraClass = "") {
   return html`<g class="meeple${extraClass}"><path d="${MEEPLE}" style="fill:${colour}"/><text y="6" style="fill:${textInk(colour)}">${symbol || ""}</text></g>`;
 }
 
-/** The kind of feature ("city", "road" or "field") that a placed tile shows at `edge`. */
-function edgeKind(catalogue, tile, edge) {
-  const features = catalogue[tile.tile]?.features || [];
-  const at = (kind) =>
-    features.some((f) => f.kind === kind && f.locations.some((l) => turnLocation(l, tile.rotation) === edge));
-  return at("city") ? "city" : at("road") ? "road" : "field";
-}
-
-/** "a", "a and b", "a, b and c". */
-function list(words) {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
-}
-
-/** Where (x, y) lies from the tile at `from`, in words: "just west of", "2 east and 1 north of". */
-function whereFrom([fx, fy], x, y) {
-  const dx = x - fx;
-  const dy = y - fy;
-  if (Math.abs(dx) + Math.abs(dy) === 1) return `just ${WORDS[dx > 0 ? "E" : dx < 0 ? "W" : dy > 0 ? "S" : "N"]} of`;
-  const parts = [];
-  if (dx) parts.push(`${Math.abs(dx)} ${dx > 0 ? "east" : "west"}`);
-  if (dy) parts.push(`${Math.abs(dy)} ${dy > 0 ? "south" : "north"}`);
-  return parts.length ? `${parts.join(" and ")} of` : "on";
-}
-
 function el(name, attrs = {}) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
 }
 
-/** The union of boxes [x0, y0, x1, y1]. */
-function union(boxes) {
+// Boxes [x0, y0, x1, y1] in board units.
+
+/** The tile at (p.x, p.y); with `r`, the disc of that radius about p's follower spot (and
+ * `above` more upwards, for a number over it). */
+export function box(p, r, above = 0) {
+  if (r == null) return [p.x * U, p.y * U, p.x * U + U, p.y * U + U];
+  const [px, py] = spotPoint(p.feature, p.at);
+  const [x, y] = [p.x * U + px, p.y * U + py];
+  return [x - r, y - r - above, x + r, y + r];
+}
+
+export function union(boxes) {
   return boxes.reduce((a, b) => [
     Math.min(a[0], b[0]),
     Math.min(a[1], b[1]),
     Math.max(a[2], b[2]),
     Math.max(a[3], b[3]),
   ]);
+}
+
+export const middle = (b) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+
+/** The zoom at which `boxes` fill `area` (svg pixels). */
+function fitK(boxes, area) {
+  const b = union(boxes);
+  return Math.min((area[2] - area[0]) / (b[2] - b[0]), (area[3] - area[1]) / (b[3] - b[1]));
 }
 
 export class Board {
@@ -206,17 +203,15 @@ export class Board {
     this.tilesKey = "";
     this.centred = false;
     this.hoverKey = "";
-    // The decision's places (see setOverlay) and how the view shows them.
+    // The decision's places, their screenfuls, and whether the view is still the last fit.
     this.overlay = {};
     this.places = [];
     this.placesKey = "";
     this.groups = [];
     this.group = 0;
-    this.fitted = false; // the view is the last fit, untouched by the player since
-    this.cursor = -1; // the keyboard's place, an index into this.targets()
-    const wrap = svg.parentElement;
-    this.say = wrap?.querySelector(".board-say");
-    this.more = wrap?.querySelector(".board-more");
+    this.fitted = false;
+    this.more = svg.parentElement?.querySelector(".board-more");
+    BOARDS.set(svg, this);
     this.more?.addEventListener("click", () => this.centre());
     this.world = el("g", { class: "world" });
     this.layers = {};
@@ -229,10 +224,7 @@ export class Board {
     this.apply();
     new ResizeObserver(() => {
       if (!this.centred && this.placed.size) this.fitBoard();
-      else if (this.fitted && this.places.length) {
-        this.groups = [];
-        this.fitPlaces(false);
-      }
+      else if (this.fitted && this.places.length) this.fitPlaces(false, true);
     }).observe(svg);
   }
 
@@ -314,10 +306,7 @@ export class Board {
     this.layers.preview.innerHTML = preview
       ? html`<g class="preview${preview.dim ? " dim" : ""}${preview.tentative ? " tentative" : ""}" transform="translate(${preview.x * U} ${preview.y * U})">${tileMarkup(this.catalogue, preview.tile, preview.rotation)}<rect class="preview-frame" x="-3" y="-3" width="106" height="106" rx="4"/></g>`
       : "";
-    const at = (p) => {
-      const [px, py] = spotPoint(p.feature, p.at);
-      return `translate(${p.x * U + px} ${p.y * U + py})`;
-    };
+    const at = (p) => `translate(${middle(box(p, 0)).join(" ")})`;
     this.layers.spots.innerHTML = html`${marks.map(
       (m) =>
         html`<g class="mark${m.strong ? " strong" : ""}" transform="${at(m)}"><circle r="17"/>${m.label && html`<text y="-21">${m.label}</text>`}</g>`,
@@ -329,42 +318,22 @@ export class Board {
             : html`<circle class="spot-dot" r="9"/><circle class="spot-core" r="3.5"/>`
         }</g>`,
     )}`;
-    const places = this.placesOf(this.overlay);
+    // A new set of places (not a hover, not a turn of the tile) is fitted once, after the page
+    // has drawn the rest of the update (the dock may change the board's height).
+    const places = [
+      ...cells.map((c) => box(c)),
+      ...spots.map((p) => union([box(p), box(p, 16)])),
+      ...marks.map((p) => union([box(p), box(p, 20, p.label ? 20 : 0)])),
+    ];
     const key = JSON.stringify(places);
     if (key !== this.placesKey) {
-      this.placesKey = key;
-      this.places = places;
-      this.groups = [];
-      this.group = 0;
-      this.cursor = -1;
-      this.fitted = true; // until the player moves the view: a resize fits again
-      // After the page has drawn the rest of this update (the dock below may change the
-      // board's height), before the browser paints.
+      Object.assign(this, { placesKey: key, places, groups: [], group: 0, fitted: true });
       requestAnimationFrame(() => {
-        if (this.placesKey === key && !this.pointers.size) this.fitPlaces(false);
-        if (this.placesKey === key && document.activeElement === this.svg) this.start();
+        if (this.placesKey !== key) return;
+        if (!this.pointers.size) this.fitPlaces(false);
+        this.svg.dispatchEvent(new Event("places"));
       });
     }
-    this.drawCursor();
-  }
-
-  /** The boxes (board units) the decision points at: a legal cell, a spot, a mark and its
-   * number above it. */
-  placesOf({ cells, spots, marks }) {
-    const box = (p, r, above) => {
-      const [px, py] = spotPoint(p.feature, p.at);
-      const x = p.x * U + px;
-      const y = p.y * U + py;
-      return union([
-        [p.x * U, p.y * U, p.x * U + U, p.y * U + U],
-        [x - r, y - r - above, x + r, y + r],
-      ]);
-    };
-    return [
-      ...cells.map((c) => [c.x * U, c.y * U, c.x * U + U, c.y * U + U]),
-      ...spots.map((s) => box(s, 16, 0)),
-      ...marks.map((m) => box(m, 20, m.label ? 20 : 0)),
-    ];
   }
 
   // --- view transform ------------------------------------------------------------------------
@@ -387,127 +356,86 @@ export class Board {
     this.zoomAt(this.svg.clientWidth / 2, this.svg.clientHeight / 2, factor);
   }
 
-  /** The centre button: the decision's places when there are any (the next group of them
-   * each time when they cannot all be seen at once), else the whole board with `extra`. */
+  /** The centre button: the whole board with the decision's places if tiles stay big enough
+   * to tap, else the places a screenful at a time; without places, the board and `extra`. */
   centre(extra = []) {
-    if (!this.places.length) {
-      this.fitBoard(extra);
-      return;
-    }
+    const all = [...this.places, ...[...this.placed.values(), ...extra].map((c) => box(c))];
     const area = this.clearArea();
-    const all = [...this.places, ...[...this.placed.values()].map((t) => [t.x * U, t.y * U, t.x * U + U, t.y * U + U])];
-    const k = Math.min(Board.fitK(all, area), 1.1);
-    if (k >= TAP_K) {
+    if (!this.places.length) this.fitBoard(extra);
+    else if (fitK(all, area) < TAP_K) this.fitPlaces(true);
+    else {
       this.showNote(false);
-      this.moveTo(all, area, k);
-    } else {
-      this.fitPlaces(true);
+      this.moveTo(all, area, Math.min(fitK(all, area), 1.1));
     }
   }
 
-  /** Fit the placed tiles (and `extra` cells) into view, below the status bar. */
+  /** Fit the placed tiles (and `extra` cells) into the clear area. */
   fitBoard(extra = []) {
-    const w = this.svg.clientWidth;
-    const h = this.svg.clientHeight;
-    if (!w || !h) return;
-    const cells = [...this.placed.values(), ...extra];
-    if (!cells.length) cells.push({ x: 0, y: 0 });
-    const xs = cells.map((c) => c.x);
-    const ys = cells.map((c) => c.y);
-    const x0 = Math.min(...xs);
-    const y0 = Math.min(...ys);
-    const bw = (Math.max(...xs) - x0 + 1) * U;
-    const bh = (Math.max(...ys) - y0 + 1) * U;
-    const pad = Math.min(40, w / 12);
-    const top = TOP_INSET;
-    this.k = Math.max(MIN_K, Math.min(1.1, (w - 2 * pad) / bw, (h - top - pad) / bh));
-    this.tx = w / 2 - (x0 * U + bw / 2) * this.k;
-    this.ty = top + (h - top - pad) / 2 - (y0 * U + bh / 2) * this.k;
-    this.centred = true;
+    const all = [...this.placed.values(), ...extra].map((c) => box(c));
+    const area = this.clearArea();
+    if (area[2] <= area[0] || area[3] <= area[1]) return;
+    if (!all.length) all.push(box({ x: 0, y: 0 }));
+    this.moveTo(all, area, Math.max(MIN_K, Math.min(1.1, fitK(all, area))));
     this.fitted = false;
-    this.apply();
   }
 
   /** Bring `cells` into view (fitting the board) when none of them is wholly visible now. */
   reveal(cells) {
-    const w = this.svg.clientWidth;
-    const h = this.svg.clientHeight;
-    if (!w || !h) return;
-    const seen = cells.some((c) => {
-      const x = c.x * U * this.k + this.tx;
-      const y = c.y * U * this.k + this.ty;
-      const size = U * this.k;
-      return x >= 0 && y >= TOP_INSET - 4 && x + size <= w && y + size <= h;
-    });
-    if (!seen && cells.length) this.fitBoard(cells);
+    const area = this.clearArea();
+    if (cells.length && !cells.some((c) => this.shows([box(c)], area))) this.fitBoard(cells);
   }
 
-  /** The part of the board (svg pixels) that no control over it covers and that lies on the
-   * screen: each control in the board's frame (status bar, tools, counters, offers) takes the
-   * strip along the side it is nearest to. */
+  /** The part of the board (svg pixels) on screen and clear of the controls over it: each
+   * control takes the strip along the edge it is nearest to. */
   clearArea() {
     const frame = this.svg.getBoundingClientRect();
-    const w = frame.width;
-    const h = frame.height;
-    const inset = { top: Math.max(0, -frame.top), bottom: Math.max(0, frame.bottom - innerHeight), left: 0, right: 0 };
+    const { width: w, height: h } = frame;
+    const inset = { t: Math.max(0, -frame.top), b: Math.max(0, frame.bottom - innerHeight), l: 0, r: 0 };
     for (const control of this.svg.parentElement?.children || []) {
       if (control === this.svg || getComputedStyle(control).position !== "absolute") continue;
-      const r = control.getBoundingClientRect();
-      const [l, t, rr, b] = [r.left - frame.left, r.top - frame.top, r.right - frame.left, r.bottom - frame.top];
-      if (r.width < 2 || r.height < 2 || rr <= 0 || b <= 0 || l >= w || t >= h) continue;
-      const [side, size] = [
-        ["top", b],
-        ["bottom", h - t],
-        ["left", rr],
-        ["right", w - l],
-      ].sort((p, q) => p[1] - q[1])[0];
+      const c = control.getBoundingClientRect();
+      const [l, t, r, b] = [c.left - frame.left, c.top - frame.top, c.right - frame.left, c.bottom - frame.top];
+      if (c.width < 2 || c.height < 2 || r <= 0 || b <= 0 || l >= w || t >= h) continue;
+      const [side, size] = Object.entries({ t: b, b: h - t, l: r, r: w - l }).sort((p, q) => p[1] - q[1])[0];
       inset[side] = Math.max(inset[side], size + GAP);
     }
-    return [inset.left + GAP, inset.top + GAP, w - inset.right - GAP, h - inset.bottom - GAP];
+    return [inset.l + GAP, inset.t + GAP, w - inset.r - GAP, h - inset.b - GAP];
   }
 
-  /** Whether every box (board units) lies inside `area` (svg pixels) at the current view. */
-  shows(boxes, area = this.clearArea()) {
+  /** Whether every box (board units) lies inside `area` (svg pixels) in the current view. */
+  shows(boxes, area) {
+    const { k, tx, ty } = this;
     return boxes.every(
       (b) =>
-        b[0] * this.k + this.tx >= area[0] - 0.5 &&
-        b[1] * this.k + this.ty >= area[1] - 0.5 &&
-        b[2] * this.k + this.tx <= area[2] + 0.5 &&
-        b[3] * this.k + this.ty <= area[3] + 0.5,
+        b[0] * k + tx >= area[0] - 0.5 &&
+        b[1] * k + ty >= area[1] - 0.5 &&
+        b[2] * k + tx <= area[2] + 0.5 &&
+        b[3] * k + ty <= area[3] + 0.5,
     );
   }
 
-  /** The zoom at which `boxes` fill `area`. */
-  static fitK(boxes, area) {
-    const b = union(boxes);
-    return Math.min((area[2] - area[0]) / (b[2] - b[0]), (area[3] - area[1]) / (b[3] - b[1]));
-  }
-
   /**
-   * Show the decision's places in the clear area, tiles at least TAP_K big. Once per new set
-   * of places (`next` false) it moves only when a place is hidden, zooming out no further than
-   * needed; places too far apart for one screen are split into groups around the last tile,
-   * and `next` (the centre button, the note) steps through them.
+   * Show the decision's places in the clear area, tiles at least TAP_K. For a new set of places
+   * it moves only if one is hidden, zooming out no further than needed. Places too far apart
+   * for one screen come in screenfuls, the one around the last tile first; `next` (the centre
+   * button, the note) shows the current one again if it was moved away, else the next.
    */
-  fitPlaces(next) {
+  fitPlaces(next, regroup = false) {
     if (!this.svg.clientWidth || !this.places.length) return;
     this.showNote(false);
     let area = this.clearArea();
-    if (!this.groups.length) this.groups = this.groupPlaces(area);
+    if (regroup || !this.groups.length) this.groups = this.groupPlaces(area);
     if (this.groups.length > 1) {
       this.showNote(true);
       area = this.clearArea();
       this.groups = this.groupPlaces(area);
     }
     if (this.group >= this.groups.length) this.group = 0;
-    // The first press shows the current group again if it was moved away, the next ones step.
-    if (next && this.k >= TAP_K && this.shows(this.groups[this.group], area)) {
-      this.group = (this.group + 1) % this.groups.length;
-    }
-    const boxes = this.groups[this.group] || this.places;
-    if (!next && this.k >= TAP_K && this.shows(boxes, area)) return;
-    const k = Math.min(Math.max(this.k, TAP_K), Board.fitK(boxes, area), 1.6);
-    this.moveTo(boxes, area, Math.max(k, TAP_K));
+    const shown = this.k >= TAP_K && this.shows(this.groups[this.group], area);
+    if (next && shown) this.group = (this.group + 1) % this.groups.length;
+    else if (shown) return this.showNote(this.groups.length > 1);
+    const boxes = this.groups[this.group];
+    this.moveTo(boxes, area, Math.max(TAP_K, Math.min(Math.max(this.k, TAP_K), fitK(boxes, area), 1.6)));
     this.showNote(this.groups.length > 1);
   }
 
@@ -515,28 +443,24 @@ export class Board {
   moveTo(boxes, area, k) {
     const b = union(boxes);
     this.k = k;
-    this.tx = (area[0] + area[2]) / 2 - ((b[0] + b[2]) / 2) * k;
-    this.ty = (area[1] + area[3]) / 2 - ((b[1] + b[3]) / 2) * k;
-    this.fitted = true;
-    this.centred = true;
+    this.tx = (area[0] + area[2] - (b[0] + b[2]) * k) / 2;
+    this.ty = (area[1] + area[3] - (b[1] + b[3]) * k) / 2;
+    this.fitted = this.centred = true;
     this.apply();
   }
 
-  /** The places split into screenfuls at the tap zoom, the first around the last tile. */
+  /** The places in screenfuls at the tap zoom, nearest the last tile first. */
   groupPlaces(area) {
-    if (Board.fitK(this.places, area) >= TAP_K) return [this.places];
-    const centre = (b) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
-    const from = this.lastPlaced
-      ? [this.lastPlaced[0] * U + U / 2, this.lastPlaced[1] * U + U / 2]
-      : centre(union(this.places));
-    const far = (p, b) => Math.hypot(centre(b)[0] - p[0], centre(b)[1] - p[1]);
-    let left = [...this.places].sort((a, b) => far(from, a) - far(from, b));
+    if (fitK(this.places, area) >= TAP_K) return [this.places];
+    const from = this.lastPlaced ? middle(box({ x: this.lastPlaced[0], y: this.lastPlaced[1] })) : [0, 0];
+    const far = (p) => (b) => Math.hypot(middle(b)[0] - p[0], middle(b)[1] - p[1]);
+    const byFar = (p) => (a, b) => far(p)(a) - far(p)(b);
+    let left = [...this.places].sort(byFar(from));
     const groups = [];
     while (left.length) {
-      const seed = left[0];
-      const group = [seed];
-      for (const b of left.slice(1).sort((a, c) => far(centre(seed), a) - far(centre(seed), c))) {
-        if (Board.fitK([...group, b], area) >= TAP_K) group.push(b);
+      const group = [left[0]];
+      for (const b of left.slice(1).sort(byFar(middle(left[0])))) {
+        if (fitK([...group, b], area) >= TAP_K) group.push(b);
       }
       groups.push(group);
       left = left.filter((b) => !group.includes(b));
@@ -544,14 +468,12 @@ export class Board {
     return groups;
   }
 
-  /** The note that more places lie off-screen (a button: it shows the next ones). */
+  /** The note that more places lie off-screen: a button that shows them. */
   showNote(on) {
     if (!this.more) return;
     this.more.hidden = !on;
-    if (on) {
-      const hidden = this.places.length - (this.groups[this.group]?.length ?? 0);
-      this.more.textContent = `${hidden} more ${hidden === 1 ? "place" : "places"} off-screen: show`;
-    }
+    const n = this.places.length - (this.groups[this.group]?.length ?? 0);
+    this.more.textContent = `${n} more ${n === 1 ? "place" : "places"} off-screen: show`;
   }
 
   cellAt(clientX, clientY) {
@@ -559,168 +481,6 @@ export class Board {
     const wx = (clientX - r.left - this.tx) / this.k;
     const wy = (clientY - r.top - this.ty) / this.k;
     return { x: Math.floor(wx / U), y: Math.floor(wy / U) };
-  }
-
-  // --- keyboard ------------------------------------------------------------------------------
-  //
-  // The board (focusable on the table page) takes its own keys only, never a text field's or a
-  // button's: arrow keys move to the nearest place of the decision in that direction, N and P
-  // to the next and previous one (in reading order), Enter or Space picks it as a tap would.
-  // The page's own keys (R turns, Enter again places, Escape cancels) then act as after a tap.
-  // Without a decision the arrow keys pan. Each move is said in words through `.board-say`.
-
-  /** What the keys move between: the legal cells, else the follower spots, else the marks. */
-  targets() {
-    const { cells = [], spots = [], marks = [] } = this.overlay;
-    const centre = (p) => {
-      const [px, py] = spotPoint(p.feature, p.at);
-      return [p.x * U + px, p.y * U + py];
-    };
-    if (cells.length) {
-      return cells
-        .map((c, i) => ({ kind: "cell", i, c, at: [c.x * U + U / 2, c.y * U + U / 2] }))
-        .sort((a, b) => a.c.y - b.c.y || a.c.x - b.c.x);
-    }
-    if (spots.length) return spots.map((c, i) => ({ kind: "spot", i, c, at: centre(c) }));
-    return marks.map((c, i) => ({ kind: "mark", i, c, at: centre(c) }));
-  }
-
-  /** On focus or a new decision while focused: say what there is, and start at the place
-   * nearest the last tile. */
-  start() {
-    const targets = this.targets();
-    if (!targets.length) {
-      this.cursor = -1;
-      this.drawCursor();
-      return;
-    }
-    const last = this.lastPlaced ? [this.lastPlaced[0] * U + U / 2, this.lastPlaced[1] * U + U / 2] : [0, 0];
-    const far = (t) => Math.hypot(t.at[0] - last[0], t.at[1] - last[1]);
-    const nearest = targets.reduce((best, t, i) => (far(t) < far(targets[best]) ? i : best), 0);
-    const first = targets[0].kind;
-    const how =
-      first === "cell"
-        ? `${targets.length} ${targets.length === 1 ? "place fits" : "places fit"} your tile. Arrow keys or N and P move, Enter picks.`
-        : first === "spot"
-          ? `${targets.length} ${targets.length === 1 ? "spot" : "spots"} for a follower. Arrow keys or N and P move, Enter picks.`
-          : `${targets.length} ${targets.length === 1 ? "place is" : "places are"} marked.`;
-    this.moveCursor(nearest, `${how} `);
-  }
-
-  moveCursor(index, before = "") {
-    const targets = this.targets();
-    this.cursor = index;
-    const t = targets[index];
-    this.drawCursor();
-    if (t.kind === "cell") this.setHover({ x: t.c.x, y: t.c.y });
-    this.keepInView(t);
-    this.tell(before + this.describe(t, index, targets.length));
-  }
-
-  /** A place in words: where it lies from the last tile, what it touches, how it fits. */
-  describe(t, index, count) {
-    const { c } = t;
-    const name = { cell: "Place", spot: "Spot", mark: "Mark" }[t.kind];
-    const from = this.lastPlaced ? `, ${whereFrom(this.lastPlaced, c.x, c.y)} the last tile` : "";
-    let text = `${name} ${index + 1} of ${count}${from}`;
-    if (t.kind === "cell") {
-      const touches = EDGES.flatMap((edge) => {
-        const n = this.placed.get(`${c.x + STEP[edge][0]},${c.y + STEP[edge][1]}`);
-        return n ? [`a ${edgeKind(this.catalogue, n, OPPOSITE[edge])} to the ${WORDS[edge]}`] : [];
-      });
-      text += `: touches ${list(touches)}`;
-      const turns = c.rotations?.length;
-      if (turns) text += `; fits in ${turns} ${turns === 1 ? "rotation" : "rotations"}`;
-      text += c.fits ? ", as turned now." : ", not as turned now (R turns).";
-    } else {
-      const what = c.label || c.feature;
-      text += `: ${what}${c.selected ? ", chosen" : ""}.`;
-    }
-    return text;
-  }
-
-  tell(text) {
-    if (this.say) this.say.textContent = text;
-  }
-
-  /** The focus ring on the keyboard's place. */
-  drawCursor() {
-    const t = this.targets()[this.cursor];
-    if (!t) {
-      this.layers.cursor.innerHTML = "";
-      return;
-    }
-    const [x, y] = t.at;
-    const r = t.kind === "cell" ? U / 2 + 3 : 20;
-    this.layers.cursor.innerHTML = html`<rect class="cursor" x="${x - r}" y="${y - r}" width="${2 * r}" height="${2 * r}" rx="${t.kind === "cell" ? 6 : r}"/>`;
-  }
-
-  /** Pan (never zoom) so that the keyboard's place is in the clear area. */
-  keepInView(t) {
-    const box =
-      t.kind === "cell"
-        ? [t.c.x * U, t.c.y * U, t.c.x * U + U, t.c.y * U + U]
-        : this.placesOf({ cells: [], spots: [t.c], marks: [] })[0];
-    const area = this.clearArea();
-    if (this.shows([box], area)) return;
-    this.moveTo([box], area, this.k);
-    this.fitted = false;
-  }
-
-  /** The board's keys; false when the key is not the board's (the page may take it). */
-  key(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return false;
-    const targets = this.targets();
-    const dirs = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W" };
-    const dir = dirs[e.key];
-    if (!targets.length) {
-      if (!dir) return false;
-      this.tx -= STEP[dir][0] * U * this.k * 0.5;
-      this.ty -= STEP[dir][1] * U * this.k * 0.5;
-      this.fitted = false;
-      this.apply();
-      return true;
-    }
-    if (this.cursor < 0 || !targets[this.cursor]) {
-      if (!dir && !"nNpP".includes(e.key)) return false;
-      this.start();
-      return true;
-    }
-    const here = targets[this.cursor];
-    if (e.key === "n" || e.key === "N" || e.key === "p" || e.key === "P") {
-      const step = e.key.toLowerCase() === "n" ? 1 : targets.length - 1;
-      this.moveCursor((this.cursor + step) % targets.length);
-      return true;
-    }
-    if (dir) {
-      const [sx, sy] = STEP[dir];
-      let best = -1;
-      let bestScore = Infinity;
-      targets.forEach((t, i) => {
-        const ahead = (t.at[0] - here.at[0]) * sx + (t.at[1] - here.at[1]) * sy;
-        const aside = Math.abs((t.at[0] - here.at[0]) * sy) + Math.abs((t.at[1] - here.at[1]) * sx);
-        if (ahead <= 0 || ahead + 2 * aside >= bestScore) return;
-        best = i;
-        bestScore = ahead + 2 * aside;
-      });
-      if (best < 0) this.tell(`Nothing further ${WORDS[dir]}.`);
-      else this.moveCursor(best);
-      return true;
-    }
-    if (e.key !== "Enter" && e.key !== " ") return false;
-    const preview = this.overlay.preview;
-    if (here.kind === "cell") {
-      // Picked already: Enter is the page's "Place here".
-      if (e.key === "Enter" && preview?.tentative && preview.x === here.c.x && preview.y === here.c.y) return false;
-      this.handlers.onCell?.({ x: here.c.x, y: here.c.y });
-    } else if (here.kind === "spot") {
-      if (e.key === "Enter" && here.c.selected) return false;
-      this.handlers.onSpot?.(here.i);
-      this.tell(this.describe(this.targets()[this.cursor], this.cursor, targets.length));
-    } else {
-      return false;
-    }
-    return true;
   }
 
   // --- input ---------------------------------------------------------------------------------
@@ -731,19 +491,6 @@ export class Board {
       const r = svg.getBoundingClientRect();
       return [e.clientX - r.left, e.clientY - r.top];
     };
-    svg.addEventListener("keydown", (e) => {
-      if (e.target !== svg || !this.key(e)) return;
-      e.preventDefault();
-      e.stopPropagation();
-    });
-    svg.addEventListener("focus", () => {
-      if (svg.matches(":focus-visible")) this.start();
-    });
-    svg.addEventListener("blur", () => {
-      this.cursor = -1;
-      this.drawCursor();
-      this.setHover(null);
-    });
     let gesture = null;
     const pinch = () => {
       const [a, b] = [...this.pointers.values()];
