@@ -7,10 +7,15 @@ websockets of their own browsers, as their pages would, Ann on a 390×844 phone 
 the three numbered marks must lie inside the visible board on both phones, clear of the status
 bar, the zoom and centre buttons, the tile and message counters and the dock below. Then Bob
 places the last tile: every legal cell must be so too, each big enough to tap (36 CSS px).
+
+On a second table eleven tiles lie in a row, and the 24 places of the next tile span more than a
+phone shows at that size: the board shows those around the last tile, says how many more there
+are, and its note and centre button bring every one of them into sight in turn.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests import servers
 from tests.browser_pages import create_table, join
+from tests.scenario import Game
 from tests.test_browser import ConsoleWatch, screenshot, status_bar
 from tests.test_browser_projector_board import Link, play
 from tests.test_messages import SPARE
@@ -162,5 +168,93 @@ def test_every_target_and_legal_cell_is_on_a_phone_screen(server: str, browser: 
     assert min(widths) >= TAP_PX * 0.9 - 0.5, widths
     screenshot(bob, "table-phone-legal-cells.png")
     for context in contexts.values():
+        context.close()
+    assert not watch.errors, watch.errors
+
+
+ROW_TILES = ["U"] * 8 + ["D"] * 3 + ["E", "V"]
+"""Eleven tiles in a row east of the start tile (roads end to end), then an E for Bob: its 24
+legal places span 12 columns, more than a 390 px phone shows at 36 px a tile."""
+
+
+@pytest.fixture(scope="module")
+def row_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("board-phone-row")
+    with servers.sqlite_daphne(folder, tiles=ROW_TILES, messages=MESSAGE_8) as url:
+        yield url
+
+
+def clear_cells(page: Page) -> set[int]:
+    """The legal cells (by index) wholly on the board and under no control."""
+    measured: dict[str, Any] = page.evaluate(MEASURE, "#board .layer-cells rect.cell")
+    board = measured["board"]
+    return {
+        i
+        for i, place in enumerate(measured["places"])
+        if place["left"] >= board["left"] - 0.5
+        and place["top"] >= board["top"] - 0.5
+        and place["right"] <= board["right"] + 0.5
+        and place["bottom"] <= board["bottom"] + 0.5
+        and not any(overlaps(place, control) for control in measured["controls"])
+    }
+
+
+def test_places_too_far_apart_come_a_screenful_at_a_time(row_server: str, browser: Browser) -> None:
+    watch = ConsoleWatch()
+    ann_context = phone(browser, row_server, "Ann")
+    bob_context = browser.new_context(
+        base_url=row_server, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    ann = ann_context.new_page()
+    bob = bob_context.new_page()
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(ann.locator("#game")).to_be_visible()
+
+    g = Game("c2-hig", tiles=ROW_TILES, messages=MESSAGE_8)
+    for x, tile in enumerate(ROW_TILES[:11], start=1):
+        g.place(x, 0, 90 if tile == "U" else 0).skip()
+    pending = g.pending
+    assert pending is not None and pending["seat"] == 1 and pending["tile"] == "E"
+    total = len(pending["placements"])
+    assert total == 24
+    play([Link(ann, code), Link(bob, code)], [dict(action) for action in g.state.log])
+
+    expect(status_bar(bob)).to_contain_text("Your turn")
+    cells = bob.locator("#board .layer-cells rect.cell")
+    expect(cells).to_have_count(total)
+    # The screenful around the last tile, and a note that says how many more there are.
+    note = bob.locator(".board-more")
+    expect(note).to_have_text(re.compile(r"^\d+ more places off-screen: show$"))
+    hidden = int(note.inner_text().split()[0])
+    assert 0 < hidden < total
+    seen = clear_cells(bob)
+    assert len(seen) >= total - hidden
+    widths = bob.evaluate(
+        "(s) => [...document.querySelectorAll(s)].map((c) => c.getBoundingClientRect().width)",
+        "#board .layer-cells rect.cell",
+    )
+    assert min(widths) >= TAP_PX * 0.9 - 0.5, widths
+    screenshot(bob, "table-phone-more-places.png")
+    # The note, then the centre button, show the next screenfuls: every place comes into sight.
+    for press in range(6):
+        if len(seen) == total:
+            break
+        before = clear_cells(bob)
+        if press % 2:
+            bob.locator('.board-tools [data-act="centre"]').tap()
+        else:
+            note.tap()
+        for _ in range(20):
+            now = clear_cells(bob)
+            if now != before:
+                break
+            bob.wait_for_timeout(100)
+        seen |= now
+    assert len(seen) == total, f"{total - len(seen)} places never in sight"
+    for context in (ann_context, bob_context):
         context.close()
     assert not watch.errors, watch.errors

@@ -223,8 +223,9 @@ export class Board {
     this.bindInput();
     this.apply();
     new ResizeObserver(() => {
+      const refit = this.fitted && this.places.length;
       if (!this.centred && this.placed.size) this.fitBoard();
-      else if (this.fitted && this.places.length) this.fitPlaces(false, true);
+      if (refit) this.fitPlaces(false, true);
     }).observe(svg);
   }
 
