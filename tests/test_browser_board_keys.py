@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests import servers
 from tests.browser_pages import create_table, join
 from tests.scenario import Game
-from tests.test_browser import ConsoleWatch, dock_button, status_bar
+from tests.test_browser import ConsoleWatch, dock_button, screenshot, status_bar
 from tests.test_messages import SPARE
 from tests.test_messages_score_and_return import MESSAGE_8
 
@@ -107,6 +107,7 @@ def test_a_tile_and_a_follower_placed_with_the_keyboard(server: str, browser: Br
     )
     ann.keyboard.press("ArrowDown")
     expect(say).to_have_text(f"{SOUTH}, as turned now.")
+    screenshot(ann, "table-keyboard-placing.png")
     ann.keyboard.press("ArrowDown")
     expect(say).to_have_text("Nothing further south.")
     ann.keyboard.press("n")
