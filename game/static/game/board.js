@@ -1,6 +1,17 @@
 // The board: tiles drawn from the catalogue as SVG, followers, and the overlays of a decision
 // (legal cells, a previewed tile, follower spots, highlighted features). Pan by drag, zoom by
 // wheel and pinch. It shows what it is given; which moves are legal comes from the server.
+// When a decision's places change, the view fits them once into the part of the board that no
+// control covers (and tells board-keys.js by a "places" event on the svg).
+
+import { html, textInk } from "./shared.js";
+
+// The table page imported the ink from here before shared.js had it.
+
+const BOARDS = new WeakMap();
+
+/** The Board drawn in `svg` (for board-keys.js, which the table page adds). */
+export const boardOf = (svg) => BOARDS.get(svg);
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const U = 100; // one tile in board units
@@ -10,7 +21,8 @@ const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const OPPOSITE = { N: "S", E: "W", S: "N", W: "E" };
 const MIN_K = 0.12;
 const MAX_K = 3;
-const TOP_INSET = 56; // room for the status bar over the board
+const TAP_K = 0.36; // the smallest zoom a fit may choose: tiles 36 CSS px, big enough to tap
+const GAP = 6; // CSS px kept between a fitted place and a control
 
 // City outlines in a canonical position; a city is drawn as one of them turned into place.
 const CITY = {
@@ -24,8 +36,6 @@ const COAT_AT = { cap: [50, 14], band: [50, 50], corner: [27, 27], three: [50, 3
 const SHIELD = "M-7 -8H7V0C7 5 3 8 0 10C-3 8 -7 5 -7 0Z";
 const MEEPLE =
   "M0 -15a4.6 4.6 0 1 1 0 9.2a4.6 4.6 0 1 1 0 -9.2ZM-4 -5H4C9 -5 12 -3 12 0C12 2 9 2.5 6 2L8.5 11H2L0 6L-2 11H-8.5L-6 2C-9 2.5 -12 2 -12 0C-12 -3 -9 -5 -4 -5Z";
-
-const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A point of a tile turned clockwise by `rotation` degrees about the tile's centre. */
 function turn([x, y], rotation) {
@@ -96,12 +106,12 @@ export function spotPoint(feature, at) {
 }
 
 /**
- * SVG markup of one tile (in a 0..100 box) turned by `rotation`.
+ * SVG markup of one tile (in a 0..100 box) turned by `rotation`, as `html`.
  * `done`: indices of features to draw as completed.
  */
 export function tileMarkup(catalogue, letter, rotation, done = null) {
   const type = catalogue[letter];
-  if (!type) return `<rect class="t-field" width="100" height="100"/>`;
+  if (!type) return html`<rect class="t-field" width="100" height="100"/>`;
   const roads = [];
   const cities = [];
   const shields = [];
@@ -111,56 +121,67 @@ export function tileMarkup(catalogue, letter, rotation, done = null) {
     const cls = done?.has(i) ? " done" : "";
     if (f.kind === "road") {
       const d = roadPath(f.locations);
-      roads.push(`<path class="t-road-edge" d="${d}"/><path class="t-road${cls}" d="${d}"/>`);
+      roads.push(html`<path class="t-road-edge" d="${d}"/><path class="t-road${cls}" d="${d}"/>`);
       if (f.locations.length === 1) ends += 1;
     } else if (f.kind === "city") {
       const [shape, inner] = cityShape(f.locations);
-      cities.push(`<path class="t-city${cls}" d="${CITY[shape]}" transform="rotate(${inner} 50 50)"/>`);
+      cities.push(html`<path class="t-city${cls}" d="${CITY[shape]}" transform="rotate(${inner} 50 50)"/>`);
       if (f.coat_of_arms) {
         const [x, y] = turn(turn(COAT_AT[shape], inner), rotation);
-        shields.push(`<path class="t-coat" d="${SHIELD}" transform="translate(${x} ${y})"/>`);
+        shields.push(html`<path class="t-coat" d="${SHIELD}" transform="translate(${x} ${y})"/>`);
       }
     } else if (f.kind === "monastery") {
       monastery = true;
     }
   });
-  const junction = ends >= 2 ? `<circle class="t-junction" cx="50" cy="50" r="7"/>` : "";
-  const cloister = monastery
-    ? `<g class="t-monastery" transform="rotate(${-rotation} 50 50)"><rect x="36" y="42" width="28" height="22"/><path d="M33 43L50 28L67 43Z"/><path class="t-cross" d="M50 46V58M45.5 50H54.5"/></g>`
-    : "";
-  return (
-    `<g transform="rotate(${rotation} 50 50)"><rect class="t-field" width="100" height="100"/>` +
-    `${roads.join("")}${junction}${cities.join("")}${cloister}</g>${shields.join("")}` +
-    `<rect class="t-edge" width="100" height="100"/>`
-  );
+  const junction = ends >= 2 && html`<circle class="t-junction" cx="50" cy="50" r="7"/>`;
+  const cloister =
+    monastery &&
+    html`<g class="t-monastery" transform="rotate(${-rotation} 50 50)"><rect x="36" y="42" width="28" height="22"/><path d="M33 43L50 28L67 43Z"/><path class="t-cross" d="M50 46V58M45.5 50H54.5"/></g>`;
+  return html`<g transform="rotate(${rotation} 50 50)"><rect class="t-field" width="100" height="100"/>${roads}${junction}${cities}${cloister}</g>${shields}<rect class="t-edge" width="100" height="100"/>`;
 }
 
 /** A stand-alone SVG of a tile, for panels. */
 export function tileSVG(catalogue, letter, rotation, className = "tile-svg") {
-  return `<svg class="${className}" viewBox="-2 -2 104 104" aria-label="tile ${esc(letter)}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
+  return html`<svg class="${className}" viewBox="-2 -2 104 104" aria-label="tile ${letter}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
 }
 
 function meepleMarkup(colour, symbol, extraClass = "") {
-  const ink = textInk(colour);
-  return (
-    `<g class="meeple${extraClass}"><path d="${MEEPLE}" style="fill:${colour}"/>` +
-    `<text y="6" style="fill:${ink}">${esc(symbol || "")}</text></g>`
-  );
-}
-
-/** Black or white, whichever reads better on `hex`. */
-export function textInk(hex) {
-  const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-  if (!m) return "#fff";
-  const n = parseInt(m[1], 16);
-  const lum = (0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
-  return lum > 0.6 ? "#111" : "#fff";
+  return html`<g class="meeple${extraClass}"><path d="${MEEPLE}" style="fill:${colour}"/><text y="6" style="fill:${textInk(colour)}">${symbol || ""}</text></g>`;
 }
 
 function el(name, attrs = {}) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
+}
+
+// Boxes [x0, y0, x1, y1] in board units.
+
+/** The tile at (p.x, p.y); with `r`, the disc of that radius about p's follower spot (and
+ * `above` more upwards, for a number over it). */
+export function box(p, r, above = 0) {
+  if (r == null) return [p.x * U, p.y * U, p.x * U + U, p.y * U + U];
+  const [px, py] = spotPoint(p.feature, p.at);
+  const [x, y] = [p.x * U + px, p.y * U + py];
+  return [x - r, y - r - above, x + r, y + r];
+}
+
+export function union(boxes) {
+  return boxes.reduce((a, b) => [
+    Math.min(a[0], b[0]),
+    Math.min(a[1], b[1]),
+    Math.max(a[2], b[2]),
+    Math.max(a[3], b[3]),
+  ]);
+}
+
+export const middle = (b) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+
+/** The zoom at which `boxes` fill `area` (svg pixels). */
+function fitK(boxes, area) {
+  const b = union(boxes);
+  return Math.min((area[2] - area[0]) / (b[2] - b[0]), (area[3] - area[1]) / (b[3] - b[1]));
 }
 
 export class Board {
@@ -177,12 +198,23 @@ export class Board {
     this.tx = 0;
     this.ty = 0;
     this.placed = new Map();
+    this.lastPlaced = null;
     this.tilesKey = "";
     this.centred = false;
     this.hoverKey = "";
+    // The decision's places, their screenfuls, and whether the view is still the last fit.
+    this.overlay = {};
+    this.places = [];
+    this.placesKey = "";
+    this.groups = [];
+    this.group = 0;
+    this.fitted = false;
+    this.more = svg.parentElement?.querySelector(".board-more");
+    BOARDS.set(svg, this);
+    this.more?.addEventListener("click", () => this.centre());
     this.world = el("g", { class: "world" });
     this.layers = {};
-    for (const name of ["tiles", "marks", "cells", "preview", "followers", "spots"]) {
+    for (const name of ["tiles", "marks", "cells", "preview", "followers", "spots", "cursor"]) {
       this.layers[name] = this.world.appendChild(el("g", { class: `layer-${name}` }));
     }
     svg.appendChild(this.world);
@@ -190,7 +222,9 @@ export class Board {
     this.bindInput();
     this.apply();
     new ResizeObserver(() => {
-      if (!this.centred && this.placed.size) this.centre();
+      const refit = this.fitted && this.places.length;
+      if (!this.centred && this.placed.size) this.fitBoard();
+      if (refit) this.fitPlaces(false, true);
     }).observe(svg);
   }
 
@@ -200,29 +234,23 @@ export class Board {
   setView(view, seatStyle) {
     const board = view?.board || { tiles: [], followers: [], completed: [] };
     this.placed = new Map(board.tiles.map((t) => [`${t.x},${t.y}`, t]));
+    this.lastPlaced = view?.last_placed || null;
     const key = JSON.stringify([board.tiles.length, board.completed, view?.last_placed]);
     if (key !== this.tilesKey) {
       this.tilesKey = key;
       const done = this.completedSegments(board.completed || []);
-      let html = "";
-      for (const t of board.tiles) {
-        const mine = done.get(`${t.x},${t.y}`) || null;
-        html += `<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, mine)}</g>`;
-      }
       const last = view?.last_placed;
-      if (last) {
-        html += `<rect class="last-placed" x="${last[0] * U + 2}" y="${last[1] * U + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`;
-      }
-      this.layers.tiles.innerHTML = html;
+      this.layers.tiles.innerHTML = html`${board.tiles.map(
+        (t) =>
+          html`<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, done.get(`${t.x},${t.y}`) || null)}</g>`,
+      )}${last && html`<rect class="last-placed" x="${last[0] * U + 2}" y="${last[1] * U + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`}`;
     }
-    let html = "";
-    for (const f of board.followers) {
+    this.layers.followers.innerHTML = html`${board.followers.map((f) => {
       const style = seatStyle(f.seat);
       const [px, py] = spotPoint(f.feature, f.at);
-      html += `<g transform="translate(${f.x * U + px} ${f.y * U + py})" data-follower="${f.x},${f.y},${f.feature},${f.at || ""}">${meepleMarkup(style.hex, style.symbol)}</g>`;
-    }
-    this.layers.followers.innerHTML = html;
-    if (!this.centred && this.placed.size && this.svg.clientWidth) this.centre();
+      return html`<g transform="translate(${f.x * U + px} ${f.y * U + py})" data-follower="${f.x},${f.y},${f.feature},${f.at || ""}">${meepleMarkup(style.hex, style.symbol)}</g>`;
+    })}`;
+    if (!this.centred && this.placed.size && this.svg.clientWidth) this.fitBoard();
   }
 
   /** Features (x, y, feature index) reached from each completed feature's named segment. */
@@ -264,35 +292,48 @@ export class Board {
 
   /**
    * The overlays of the current decision.
-   * cells: [{x, y, fits}] legal cells; preview: {x, y, tile, rotation, dim, tentative};
-   * spots: [{x, y, feature, at, selected, colour, symbol, label}];
+   * cells: [{x, y, fits, hover, rotations?}] legal cells; preview: {x, y, tile, rotation, dim,
+   * tentative}; spots: [{x, y, feature, at, selected, colour, symbol, label}];
    * marks: [{x, y, feature, at, label, strong}] highlighted features.
+   * A new set of places (not a hover, not a rotation) is fitted into view once.
    */
   setOverlay({ cells = [], preview = null, spots = [], marks = [] } = {}) {
-    let html = "";
-    for (const c of cells) {
-      html += `<rect class="cell${c.fits ? " fits" : ""}${c.hover ? " hover" : ""}" x="${c.x * U + 5}" y="${c.y * U + 5}" width="${U - 10}" height="${U - 10}" rx="6"/>`;
+    this.overlay = { cells, preview, spots, marks };
+    this.layers.cells.innerHTML = html`${cells.map(
+      (c) =>
+        html`<rect class="cell${c.fits ? " fits" : ""}${c.hover ? " hover" : ""}" x="${c.x * U + 5}" y="${c.y * U + 5}" width="${U - 10}" height="${U - 10}" rx="6"/>`,
+    )}`;
+    this.layers.preview.innerHTML = preview
+      ? html`<g class="preview${preview.dim ? " dim" : ""}${preview.tentative ? " tentative" : ""}" transform="translate(${preview.x * U} ${preview.y * U})">${tileMarkup(this.catalogue, preview.tile, preview.rotation)}<rect class="preview-frame" x="-3" y="-3" width="106" height="106" rx="4"/></g>`
+      : "";
+    const at = (p) => `translate(${middle(box(p, 0)).join(" ")})`;
+    this.layers.spots.innerHTML = html`${marks.map(
+      (m) =>
+        html`<g class="mark${m.strong ? " strong" : ""}" transform="${at(m)}"><circle r="17"/>${m.label && html`<text y="-21">${m.label}</text>`}</g>`,
+    )}${spots.map(
+      (s, i) =>
+        html`<g class="spot${s.selected ? " selected" : ""}" data-spot="${i}" transform="${at(s)}"><title>${s.label || s.feature}</title><circle class="spot-hit" r="15"/>${
+          s.selected
+            ? meepleMarkup(s.colour, s.symbol, " ghost")
+            : html`<circle class="spot-dot" r="9"/><circle class="spot-core" r="3.5"/>`
+        }</g>`,
+    )}`;
+    // A new set of places (not a hover, not a turn of the tile) is fitted once, after the page
+    // has drawn the rest of the update (the dock may change the board's height).
+    const places = [
+      ...cells.map((c) => box(c)),
+      ...spots.map((p) => union([box(p), box(p, 16)])),
+      ...marks.map((p) => union([box(p), box(p, 20, p.label ? 20 : 0)])),
+    ];
+    const key = JSON.stringify(places);
+    if (key !== this.placesKey) {
+      Object.assign(this, { placesKey: key, places, groups: [], group: 0, fitted: true });
+      requestAnimationFrame(() => {
+        if (this.placesKey !== key) return;
+        if (!this.pointers.size) this.fitPlaces(false);
+        this.svg.dispatchEvent(new Event("places"));
+      });
     }
-    this.layers.cells.innerHTML = html;
-    html = "";
-    if (preview) {
-      const cls = `preview${preview.dim ? " dim" : ""}${preview.tentative ? " tentative" : ""}`;
-      html = `<g class="${cls}" transform="translate(${preview.x * U} ${preview.y * U})">${tileMarkup(this.catalogue, preview.tile, preview.rotation)}<rect class="preview-frame" x="-3" y="-3" width="106" height="106" rx="4"/></g>`;
-    }
-    this.layers.preview.innerHTML = html;
-    html = "";
-    for (const m of marks) {
-      const [px, py] = spotPoint(m.feature, m.at);
-      html += `<g class="mark${m.strong ? " strong" : ""}" transform="translate(${m.x * U + px} ${m.y * U + py})"><circle r="17"/>${m.label ? `<text y="-21">${esc(m.label)}</text>` : ""}</g>`;
-    }
-    spots.forEach((s, i) => {
-      const [px, py] = spotPoint(s.feature, s.at);
-      const body = s.selected
-        ? meepleMarkup(s.colour, s.symbol, " ghost")
-        : `<circle class="spot-dot" r="9"/><circle class="spot-core" r="3.5"/>`;
-      html += `<g class="spot${s.selected ? " selected" : ""}" data-spot="${i}" transform="translate(${s.x * U + px} ${s.y * U + py})"><title>${esc(s.label || s.feature)}</title><circle class="spot-hit" r="15"/>${body}</g>`;
-    });
-    this.layers.spots.innerHTML = html;
   }
 
   // --- view transform ------------------------------------------------------------------------
@@ -307,6 +348,7 @@ export class Board {
     this.tx = cx - (cx - this.tx) * f;
     this.ty = cy - (cy - this.ty) * f;
     this.k = k;
+    this.fitted = false;
     this.apply();
   }
 
@@ -314,40 +356,124 @@ export class Board {
     this.zoomAt(this.svg.clientWidth / 2, this.svg.clientHeight / 2, factor);
   }
 
-  /** Fit the placed tiles (and `extra` cells) into view, below the status bar. */
+  /** The centre button: the whole board with the decision's places if tiles stay big enough
+   * to tap, else the places a screenful at a time; without places, the board and `extra`. */
   centre(extra = []) {
-    const w = this.svg.clientWidth;
-    const h = this.svg.clientHeight;
-    if (!w || !h) return;
-    const cells = [...this.placed.values(), ...extra];
-    if (!cells.length) cells.push({ x: 0, y: 0 });
-    const xs = cells.map((c) => c.x);
-    const ys = cells.map((c) => c.y);
-    const x0 = Math.min(...xs);
-    const y0 = Math.min(...ys);
-    const bw = (Math.max(...xs) - x0 + 1) * U;
-    const bh = (Math.max(...ys) - y0 + 1) * U;
-    const pad = Math.min(40, w / 12);
-    const top = TOP_INSET;
-    this.k = Math.max(MIN_K, Math.min(1.1, (w - 2 * pad) / bw, (h - top - pad) / bh));
-    this.tx = w / 2 - (x0 * U + bw / 2) * this.k;
-    this.ty = top + (h - top - pad) / 2 - (y0 * U + bh / 2) * this.k;
-    this.centred = true;
-    this.apply();
+    const all = [...this.places, ...[...this.placed.values(), ...extra].map((c) => box(c))];
+    const area = this.clearArea();
+    if (!this.places.length) this.fitBoard(extra);
+    else if (fitK(all, area) < TAP_K) this.fitPlaces(true);
+    else {
+      this.showNote(false);
+      this.moveTo(all, area, Math.min(fitK(all, area), 1.1));
+    }
+  }
+
+  /** Fit the placed tiles (and `extra` cells) into the clear area. */
+  fitBoard(extra = []) {
+    const all = [...this.placed.values(), ...extra].map((c) => box(c));
+    const area = this.clearArea();
+    if (area[2] <= area[0] || area[3] <= area[1]) return;
+    if (!all.length) all.push(box({ x: 0, y: 0 }));
+    this.moveTo(all, area, Math.max(MIN_K, Math.min(1.1, fitK(all, area))));
+    this.fitted = false;
   }
 
   /** Bring `cells` into view (fitting the board) when none of them is wholly visible now. */
   reveal(cells) {
-    const w = this.svg.clientWidth;
-    const h = this.svg.clientHeight;
-    if (!w || !h) return;
-    const seen = cells.some((c) => {
-      const x = c.x * U * this.k + this.tx;
-      const y = c.y * U * this.k + this.ty;
-      const size = U * this.k;
-      return x >= 0 && y >= TOP_INSET - 4 && x + size <= w && y + size <= h;
-    });
-    if (!seen && cells.length) this.centre(cells);
+    const area = this.clearArea();
+    if (cells.length && !cells.some((c) => this.shows([box(c)], area))) this.fitBoard(cells);
+  }
+
+  /** The part of the board (svg pixels) on screen and clear of the controls over it: each
+   * control takes the strip along the edge it is nearest to. */
+  clearArea() {
+    const frame = this.svg.getBoundingClientRect();
+    const { width: w, height: h } = frame;
+    const inset = { t: Math.max(0, -frame.top), b: Math.max(0, frame.bottom - innerHeight), l: 0, r: 0 };
+    for (const control of this.svg.parentElement?.children || []) {
+      if (control === this.svg || getComputedStyle(control).position !== "absolute") continue;
+      const c = control.getBoundingClientRect();
+      const [l, t, r, b] = [c.left - frame.left, c.top - frame.top, c.right - frame.left, c.bottom - frame.top];
+      if (c.width < 2 || c.height < 2 || r <= 0 || b <= 0 || l >= w || t >= h) continue;
+      const [side, size] = Object.entries({ t: b, b: h - t, l: r, r: w - l }).sort((p, q) => p[1] - q[1])[0];
+      inset[side] = Math.max(inset[side], size + GAP);
+    }
+    return [inset.l + GAP, inset.t + GAP, w - inset.r - GAP, h - inset.b - GAP];
+  }
+
+  /** Whether every box (board units) lies inside `area` (svg pixels) in the current view. */
+  shows(boxes, area) {
+    const { k, tx, ty } = this;
+    return boxes.every(
+      (b) =>
+        b[0] * k + tx >= area[0] - 0.5 &&
+        b[1] * k + ty >= area[1] - 0.5 &&
+        b[2] * k + tx <= area[2] + 0.5 &&
+        b[3] * k + ty <= area[3] + 0.5,
+    );
+  }
+
+  /**
+   * Show the decision's places in the clear area, tiles at least TAP_K. For a new set of places
+   * it moves only if one is hidden, zooming out no further than needed. Places too far apart
+   * for one screen come in screenfuls, the one around the last tile first; `next` (the centre
+   * button, the note) shows the current one again if it was moved away, else the next.
+   */
+  fitPlaces(next, regroup = false) {
+    if (!this.svg.clientWidth || !this.places.length) return;
+    this.showNote(false);
+    let area = this.clearArea();
+    if (regroup || !this.groups.length) this.groups = this.groupPlaces(area);
+    if (this.groups.length > 1) {
+      this.showNote(true);
+      area = this.clearArea();
+      this.groups = this.groupPlaces(area);
+    }
+    if (this.group >= this.groups.length) this.group = 0;
+    const shown = this.k >= TAP_K && this.shows(this.groups[this.group], area);
+    if (next && shown) this.group = (this.group + 1) % this.groups.length;
+    else if (shown) return this.showNote(this.groups.length > 1);
+    const boxes = this.groups[this.group];
+    this.moveTo(boxes, area, Math.max(TAP_K, Math.min(Math.max(this.k, TAP_K), fitK(boxes, area), 1.6)));
+    this.showNote(this.groups.length > 1);
+  }
+
+  /** Centre `boxes` in `area` at zoom `k`. */
+  moveTo(boxes, area, k) {
+    const b = union(boxes);
+    this.k = k;
+    this.tx = (area[0] + area[2] - (b[0] + b[2]) * k) / 2;
+    this.ty = (area[1] + area[3] - (b[1] + b[3]) * k) / 2;
+    this.fitted = this.centred = true;
+    this.apply();
+  }
+
+  /** The places in screenfuls at the tap zoom, nearest the last tile first. */
+  groupPlaces(area) {
+    if (fitK(this.places, area) >= TAP_K) return [this.places];
+    const from = this.lastPlaced ? middle(box({ x: this.lastPlaced[0], y: this.lastPlaced[1] })) : [0, 0];
+    const far = (p) => (b) => Math.hypot(middle(b)[0] - p[0], middle(b)[1] - p[1]);
+    const byFar = (p) => (a, b) => far(p)(a) - far(p)(b);
+    let left = [...this.places].sort(byFar(from));
+    const groups = [];
+    while (left.length) {
+      const group = [left[0]];
+      for (const b of left.slice(1).sort(byFar(middle(left[0])))) {
+        if (fitK([...group, b], area) >= TAP_K) group.push(b);
+      }
+      groups.push(group);
+      left = left.filter((b) => !group.includes(b));
+    }
+    return groups;
+  }
+
+  /** The note that more places lie off-screen: a button that shows them. */
+  showNote(on) {
+    if (!this.more) return;
+    this.more.hidden = !on;
+    const n = this.places.length - (this.groups[this.group]?.length ?? 0);
+    this.more.textContent = `${n} more ${n === 1 ? "place" : "places"} off-screen: show`;
   }
 
   cellAt(clientX, clientY) {
@@ -396,6 +522,7 @@ export class Board {
       if (this.pointers.size === 1) {
         if (!gesture.moved && Math.hypot(now[0] - gesture.start[0], now[1] - gesture.start[1]) < 6) return;
         gesture.moved = true;
+        this.fitted = false;
         this.tx += now[0] - previous[0];
         this.ty += now[1] - previous[1];
         this.apply();

@@ -28,6 +28,7 @@ function tileOverlay(p, overlay) {
     x: c.x,
     y: c.y,
     fits: c.rotations.includes(s.rotation),
+    rotations: c.rotations,
     hover: Boolean(h && h.x === c.x && h.y === c.y),
   }));
   if (s.tentative) {
