@@ -1,6 +1,5 @@
-// The entry form of a tabletop turn and of the final scoring: the player (or several, sharing a
-// feature), the points, what for, and the figure, each figure button showing where the server
-// says it would land and whether that draws a message.
+// The entry form of a turn and of the final scoring: player(s), points, what for, and figure
+// buttons that show the server's preview of where each lands and whether it draws a message.
 
 import { landingOf, landings, moveText } from "./console-preview.js";
 import {
@@ -27,28 +26,27 @@ export const CATEGORIES = [
 ];
 export const FIGURES = ["meeple", "messenger"];
 export const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
-// Keys of the entry form (also shown in its legend and in each control's aria-keyshortcuts).
+// Keys of the entry form (its legend, aria-keyshortcuts).
 export const KEY_OF = { meeple: "M", messenger: "E", road: "R", city: "C", monastery: "O", field: "F" };
 
-/** The player an entry is for unless another is chosen: on a phone its own seat; on the host's
- * console the player whose turn it is (the first seat in the final scoring). */
+/** The player an entry is for unless another is chosen: a phone's own seat; on the host's
+ * console the active one (the first in the final scoring). */
 export function defaultSeat() {
   const v = s.view;
   if (!isHost()) return you();
   return v.pending?.type === "finish" ? v.players[0].seat : v.active_seat;
 }
 
-/** An empty form, for the player an entry is for unless another is chosen. */
+/** An empty form. */
 export const freshDraft = () => cleanDraft(defaultSeat());
 
-/** Whether this page names `seat`'s figure in a shared scoring: the host's does for everyone,
- * a phone for its own seat only (the others are asked on their own pages). */
+/** Whether this page names `seat`'s figure in a shared scoring (a phone: its own only). */
 export const choosesFigureOf = (seat) => isHost() || seat === you();
 
 /** A share's figure: fixed this turn, else chosen in the form, else usual; null: asked. */
 export const shareFigure = (seat) => fixedFigure(seat) || s.draft.figures[seat] || usualFigure(seat);
 
-/** Choose `seat`: alone, or added to (or taken from) the others when the points are shared. */
+/** Choose `seat`, or (shared) add or take it out. */
 export function toggleSeat(seat) {
   const chosen = chosenSeats();
   if (!s.draft.multi) {
@@ -75,7 +73,6 @@ export function stepSeat(by) {
 
 function seatButtons(final) {
   const all = s.view.players.map((pl) => pl.seat);
-  // A phone enters its own seat, and in a shared scoring the others who share it.
   const seats = s.draft.multi ? all : all.filter(mayActFor);
   const chosen = chosenSeats();
   const buttons = seats.map((seat) => {
@@ -91,7 +88,7 @@ function seatButtons(final) {
   return buttons;
 }
 
-/** The number keys 1–12 and the field for any other number (0 allowed where `allowZero`). */
+/** Keys 1–12 and a field for any other number. */
 export function pointsRow(allowZero = false) {
   const { points, typed } = s.draft;
   const keys = COMMON_POINTS.map(
@@ -102,7 +99,7 @@ export function pointsRow(allowZero = false) {
   return html`<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 15…" : "15, 20…"}" aria-label="Points" aria-keyshortcuts="Enter" value="${value}"></div>`;
 }
 
-/** The server's rule for drawing a message in this edition, as the form's hint. */
+/** The server's sentence on when a figure draws a message. */
 const messageRule = () => s.table?.message_rule || "";
 
 /** The form of a turn's points (`end_turn`) or of the final scoring (`finish`). */
@@ -192,8 +189,7 @@ function finalAddHtml(seats, points) {
   return html`<div class="cs-choices"><button type="button" class="btn primary" data-act="score" ${!(points && seats.length) && "disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
 }
 
-/** A figure's move for `seat`, from the server's preview, and its note ("dark: draws a
- * message", "dark, but …"), as the button's inside. */
+/** A figure's move and note from the server's preview, as a button's inside. */
 function landingHtml(seat, figure, points, figures) {
   const landing = landingOf(figures, seat, figure);
   const from = s.view.players[seat][`${figure}_space`];
@@ -201,7 +197,7 @@ function landingHtml(seat, figure, points, figures) {
   return { dark: Boolean(landing?.dark), inside: html`<span>${moveText(from, points, landing)}</span>${note}` };
 }
 
-/** A shared scoring, one entry: a figure per player, or the one fixed for them this turn. */
+/** A shared scoring, one entry: a figure per player. */
 function sharesHtml(seats, points) {
   const figures = landings(seats, points);
   const rows = seats.map((seat) => {
@@ -229,7 +225,7 @@ function sharesHtml(seats, points) {
   return html`<div class="cs-fig cs-shares">${rows}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter" ${!(points && seats.length) && "disabled"}>${label}</button></div><p class="hint">One entry for all. ${messageRule()}</p></div>`;
 }
 
-/** One player's figure buttons: each scores the points on that figure. */
+/** One player's figure buttons, each scoring on its figure. */
 function figureButtons(seat, points) {
   const fixed = fixedFigure(seat);
   const preference = seatInfo(seat)?.preference;

@@ -2,11 +2,10 @@
 // entry (`entries`), change or delete it, see the server's `preview` (figures after it, entries
 // that would lapse) before sending; or adjust a figure. The server recomputes; this page asks.
 
+import { CATEGORIES, FIGURES } from "./console-entry.js";
 import { html, nameHtml } from "./shared.js";
 import { fill } from "./ui.js";
 
-const FIGURES = ["meeple", "messenger"];
-const CATEGORIES = ["road", "city", "monastery", "field"];
 // A whole number other than 0 (signed: also below 0), else NaN.
 const whole = (text, signed) =>
   (/^[-−]?\d{1,4}$/.test(text) && (signed || /^\d/.test(text)) && Number(text.replace("−", "-"))) || NaN;
@@ -26,7 +25,12 @@ export class Corrections {
     this.box = box;
     this.page = page;
     this.step = "list"; // list → edit → preview
-    this.list = this.entry = this.asked = this.shown = null;
+    this.list = null; // the `entries` frame's entries, or null while asked for
+    this.listVersion = null; // the version the list is for
+    this.focusList = false; // focus the list once it comes
+    this.entry = null; // the entry being corrected
+    this.asked = null; // the preview asked for and not yet answered: {id, command}
+    this.shown = null; // the preview shown
     this.edited = null; // the form as sent for a preview, kept if it is refused
     this.error = "";
     this.seq = 0;
@@ -223,7 +227,7 @@ export class Corrections {
         fields.push(
           select("category", "For", [
             option("", "—", !a.category),
-            ...CATEGORIES.map((c) => option(c, c, a.category === c)),
+            ...CATEGORIES.map(([c]) => option(c, c, a.category === c)),
           ]),
         );
       const remove = a.type === "resolve_message" ? "" : button("delete", "Delete this entry…", "ghost");

@@ -1,7 +1,5 @@
-// Entry from the keyboard: digits type the points wherever the focus is; the arrow keys choose
-// the player; M/E score on a figure (or answer "which figure?"); R/C/O/F the category; Enter
-// scores; T ends the turn; U undoes; Escape cancels a question or clears the points. Keys typed
-// while an entry is in flight wait for its answer and then apply in order.
+// Keyboard entry: digits, ↑↓ player, M/E figure, R/C/O/F category, Enter, T, U, Escape. Keys
+// typed while an entry is in flight apply in order once it is answered.
 
 import { chosenSeats, paint, s, usualFigure, $ } from "./console-state.js";
 import { sendEntry, cancelAsk } from "./console-send.js";
@@ -16,8 +14,8 @@ const panelButton = (selector) => {
   return b && !b.disabled ? b : null;
 };
 
-/** Enter: score the entry when it is complete (player and points; the figure is the one fixed
- * for the turn, the usual one, or asked next), or take the message's action. */
+/** Enter: score a complete entry (on the fixed or usual figure, else asked), or take the
+ * message's action. */
 function enterKey() {
   const p = s.view.pending;
   if (p?.type === "resolve_message") return panelButton('button[data-act="message"][data-choice="action"]')?.click();
@@ -27,7 +25,7 @@ function enterKey() {
   sendEntry(seats.length === 1 && !s.draft.multi ? usualFigure(seats[0]) : undefined);
 }
 
-/** M/E in a shared scoring: every share free to move it goes on that figure (Enter scores). */
+/** M/E in a shared scoring: every share free to, on that figure. */
 function allSharesOn(figure) {
   for (const seat of chosenSeats()) {
     if (!panelButton(`button[data-act="share-figure"][data-seat="${seat}"][data-figure="${figure}"]`)) continue;
@@ -36,7 +34,7 @@ function allSharesOn(figure) {
   paint.panel();
 }
 
-/** Keys typed while an entry was in flight, now that it is answered: as if typed now. */
+/** Keys typed while an entry was in flight, as if typed now. */
 export function flushKeys() {
   while (s.keys.length && !s.busy && !s.confirm && !s.refused && s.view) {
     const k = s.keys.shift();
@@ -44,8 +42,7 @@ export function flushKeys() {
   }
 }
 
-/** One key of the entry form (`queued`: typed while an entry was in flight); true if it did
- * something. */
+/** One key (`queued`: typed while in flight); true if it did something. */
 function handleKey(key, inPoints, inPanel, queued = false) {
   const input = $("#cs-points");
   const p = s.view.pending;
@@ -98,7 +95,6 @@ document.addEventListener("keydown", (e) => {
   if (inField || s.confirm) return;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const inPanel = inPoints || Boolean(e.target.closest?.("#panel")) || e.target === document.body;
-  // An entry in flight: what is typed meanwhile waits for its answer, in order (digits too).
   if (s.busy) {
     if (/^([0-9a-z]|Enter|Backspace|Arrow(Up|Down))$/.test(key) && s.sent) {
       s.keys.push({ key, inPoints, inPanel });
@@ -109,7 +105,6 @@ document.addEventListener("keydown", (e) => {
   if (handleKey(key, inPoints, inPanel)) e.preventDefault();
 });
 
-// A typed number replaces the chosen key, and enables the buttons that need points.
 document.addEventListener("input", (e) => {
   if (e.target.id !== "cs-points") return;
   const digits = e.target.value.replace(/[^0-9]/g, "");

@@ -1,13 +1,11 @@
-// The console's questions from the server: which figure moves (`choose_figure`) and a drawn
-// message (`resolve_message`). Every word of a message, its choices and the figures' notes is
-// the server's; this module only lays them out.
+// The server's questions, in its words: which figure moves, and a drawn message.
 
 import { FIGURE, KEY_OF, pointsRow } from "./console-entry.js";
 import { moveText } from "./console-preview.js";
 import { mayActFor, nameOf, s, swatch } from "./console-state.js";
 import { html, nameHtml, pts } from "./shared.js";
 
-/** "Which figure moves?": one button per figure, with the server's landing and note. */
+/** One button per figure, with the server's landing and note. */
 export function figureHtml(p) {
   const who = nameHtml(nameOf(p.seat));
   const head = p.final
@@ -21,8 +19,7 @@ export function figureHtml(p) {
   return html`${head}<div class="figures">${options}</div>`;
 }
 
-/** The drawn message: the card in the server's words and its choices by their labels. The
- * action counted at the table takes the points typed here (0 when it scores nothing). */
+/** The message card and its choices by their labels. */
 export function messageHtml(p) {
   const who = nameHtml(nameOf(p.seat));
   const card = html`<div class="message-card"><div class="msg-num">${p.message}</div><div><p class="msg-who">${swatch(p.seat)} ${who} draws a message</p><h3 class="msg-text">${p.text}</h3></div></div>`;
@@ -43,8 +40,7 @@ export function messageHtml(p) {
   return html`${card}${unavailable}<div class="choices">${rows}</div>`;
 }
 
-/** The command a message choice's button sends: the server's own for it (`command`), with the
- * points typed at the table where the action is counted there. */
+/** A choice button's command: the server's, with the points typed where counted at the table. */
 export function messageCommand(button) {
   const p = s.view.pending;
   const choice = p.choices[Number(button.dataset.index)];

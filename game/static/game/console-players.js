@@ -1,5 +1,4 @@
-// The players card: each player's score and figures, the host's phone link and usual-figure
-// choice for each, one's own standing preference, and the projector's address.
+// The players card: scores, figures, phone links, usual figures, one's own preference.
 
 import { $, isHost, paint, s, seatInfo, show, swatch, wire, you } from "./console-state.js";
 import { FIGURE } from "./console-entry.js";
@@ -12,7 +11,7 @@ const USUAL = [
   ["messenger", "messenger"],
 ];
 
-/** A player's phone link, folded, with its QR code (the host's page, for the others). */
+/** A player's phone link with its QR code. */
 function linkHtml(pl, link) {
   const name = isolate(pl.name);
   return html`<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${link.url}" aria-label="${name}'s phone link"></div><img class="qr" src="${link.qr}" alt="QR code of ${name}'s phone link" loading="lazy"><p class="hint">${nameHtml(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`;
@@ -58,7 +57,7 @@ export function renderPlayers() {
   );
 }
 
-// A standing preference: one's own, or (the host) that of a player without a device.
+// A standing preference: one's own, or (the host's) another's.
 document.addEventListener("change", (e) => {
   const other = e.target.dataset?.prefSeat;
   if (e.target.name !== "pref" && other == null) return;

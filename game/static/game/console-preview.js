@@ -1,7 +1,5 @@
-// Where the draft's points would take each figure, and whether that draws a message: the
-// server's tabletop entry `preview` (docs/protocol.md), asked once per distinct draft and state
-// version. The page never works it out itself; until the answer comes the buttons say "5 → …",
-// and an entry is sent whether or not its preview has arrived.
+// Where the draft's points would take each figure and whether that draws a message: the
+// server's entry `preview`, asked once per draft and version ("5 → …" until it answers).
 
 import { paint, s, wire } from "./console-state.js";
 
@@ -11,20 +9,20 @@ const asked = new Set(); // keys asked for and not yet answered
 let version = null; // the state version the two above are for
 let sequence = 0;
 
-/** The preview command for points entered for `seats`, or null without points or players. */
+/** The preview command for the draft, or null. */
 function previewCommand(seats, points) {
   if (!points || !seats.length) return null;
   if (seats.length === 1) return { type: "score", seat: seats[0], points };
   return { type: "score_shared", points, shares: seats.map((seat) => ({ seat })) };
 }
 
-/** One key per version and draft, whatever order the server echoes the command's keys in. */
+/** One key per draft, whatever the order of the echoed command's keys. */
 function keyOf(command) {
   const seats = command.seat != null ? [command.seat] : (command.shares || []).map((share) => share.seat);
   return JSON.stringify([command.type, command.points, seats]);
 }
 
-/** Forget what was asked for an earlier version: the figures have moved since. */
+/** Forget earlier versions' answers. */
 function follow(current) {
   if (current === version) return;
   version = current;
@@ -32,8 +30,7 @@ function follow(current) {
   asked.clear();
 }
 
-/** The server's figures for `points` entered for `seats` now, or null until they come (asked
- * for here the first time). */
+/** The server's figures for the draft, or null until they come (asked the first time). */
 export function landings(seats, points) {
   const command = previewCommand(seats, points);
   if (!command || !s.view) return null;
@@ -47,8 +44,7 @@ export function landings(seats, points) {
   return null;
 }
 
-/** A `preview` frame: true when it answers an entry's preview (the corrections have their
- * own); an answer for another version than the one shown is dropped. */
+/** A `preview` frame: true when an entry's (another version's is dropped). */
 export function answer(msg) {
   if (!Array.isArray(msg.figures)) return false;
   if (!s.view || msg.version !== s.view.version) return true;
@@ -60,15 +56,14 @@ export function answer(msg) {
   return true;
 }
 
-/** An error answering an entry's preview: nothing to show (the buttons keep "…"). */
+/** An error answering an entry's preview (the buttons keep "…"). */
 export const previewRefused = (msg) => typeof msg.id === "string" && msg.id.startsWith(ID_PREFIX);
 
 /** One figure's landing in a preview's figures, or null. */
 export const landingOf = (figures, seat, figure) =>
   figures?.find((f) => f.seat === seat && f.figure === figure) || null;
 
-/** "5 → 21", with the laps when the figure passes space 0 ("5 → 21, +1 lap"); "5 → …" while
- * the server's answer is on its way, "5 → ?" without points. */
+/** "5 → 21", "5 → 21, +1 lap"; "5 → …" until the answer, "5 → ?" without points. */
 export function moveText(from, points, landing) {
   if (!points) return `${from} → ?`;
   if (!landing) return `${from} → …`;

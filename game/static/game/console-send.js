@@ -1,6 +1,5 @@
-// Sending from the console: one command in flight at a time, resent under its id after a
-// reconnect, a refusal kept on screen with the form restored, and a question in the page before
-// anything implausible or final is sent.
+// Sending: one command in flight, resent under its id after a reconnect, a refusal kept with
+// its form, a question before anything implausible or final.
 
 import { choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
 import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, wire, you } from "./console-state.js";
@@ -8,8 +7,7 @@ import { messageCommand } from "./console-message.js";
 import { pts } from "./shared.js";
 import { sendOnce } from "./ui.js";
 
-/** Send a command for `seat` (the host's own seat when it is the host's). `draft`: the form
- * that made it, restored if the command is refused. */
+/** Send `command` for `seat`; `draft`: the form, restored if refused. */
 export function send(command, seat, draft = null) {
   if (s.busy) return;
   s.refused = null;
@@ -27,7 +25,7 @@ export function send(command, seat, draft = null) {
   s.sent = { id: s.busy, command, seat, draft };
 }
 
-/** The same command, under the same id, against the current version (after a reconnect). */
+/** The same command under the same id, after a reconnect. */
 export function resend() {
   const { id, command, seat } = s.sent;
   const message = { type: "command", version: wire.connection.version, id, command };
@@ -35,9 +33,8 @@ export function resend() {
   wire.connection.send(message);
 }
 
-/** The command in flight was refused: keep what was typed, and say why (the server's words:
- * a `stale` refusal names what happened meanwhile, a `turn_over` whose turn already ended)
- * until the person acts. A shared scoring is one command: it counted for all or for none. */
+/** The command in flight was refused: keep what was typed and say why, in the server's words,
+ * until the person acts. */
 export function refuse(msg, sent = s.sent) {
   s.sent = null;
   const { command, seat, draft } = sent;
@@ -48,8 +45,7 @@ export function refuse(msg, sent = s.sent) {
   if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
 }
 
-/** Ask `text` before `run`, in the page (the answer stays open until given); Cancel keeps the
- * draft as it is. */
+/** Ask `text` before `run`, in the page; Cancel keeps the draft. */
 export function ask(text, yes, run) {
   s.confirm = { text, yes, run };
   paint.notes();
@@ -77,11 +73,8 @@ function plausible(points, seats, run) {
   );
 }
 
-/**
- * The one place a score entry is built and sent: for one seat on `figure` (none: the usual one
- * or the server's question), or one `score_shared` for several, each on its own figure (none in
- * the final scoring: the carrier). A refusal puts the whole entry back in the form.
- */
+/** The one place a score entry is sent: for one seat on `figure` (none: usual, or asked), or
+ * one `score_shared`, each on its own figure. */
 export function sendEntry(figure) {
   const draft = { ...s.draft, figures: { ...s.draft.figures } };
   const seats = chosenSeats();
@@ -99,13 +92,11 @@ export function sendEntry(figure) {
       command.figure = draft.multi ? shareFigure(seats[0]) : figure;
     if (draft.category) command.category = draft.category;
     s.draft = freshDraft();
-    // Sent as the page's own seat: the host enters for anyone, a phone for shares with its own.
     send(command, seats.length > 1 ? you() : seats[0], draft);
   });
 }
 
-/** A message choice's button: its command, with the points counted at the table (0 allowed)
- * where the action is counted there (asked first when implausible). */
+/** A message choice's command, with the points counted at the table where it needs them. */
 export function sendMessageChoice(button) {
   const p = s.view.pending;
   const chosen = messageCommand(button);
@@ -118,8 +109,7 @@ export function sendMessageChoice(button) {
   });
 }
 
-/** End the turn the button names: with `pending.turn` where the server gives it, so that a
- * repeated click cannot end the next one. */
+/** End the turn named (`pending.turn`), so that a repeated click cannot end the next. */
 export function endTurn() {
   const v = s.view;
   const command = { type: "end_turn" };

@@ -1,6 +1,4 @@
-// The tabletop console's one state, every field declared here, and the questions about it every
-// panel asks (who may act for which seat, a seat's name and colour). Panels draw from this state
-// and change it; none adds a field of its own.
+// The console's one state, every field declared here, and what every panel asks of it.
 
 import { swatchHtml } from "./shared.js";
 import { fill, seatOf } from "./ui.js";
@@ -9,10 +7,9 @@ export const $ = (sel, root = document) => root.querySelector(sel);
 
 export const page = $("[data-code]");
 export const code = page.dataset.code;
-// More points than this in one entry during play ask for a confirmation (a typo such as 66);
-// the final scoring sums whole categories, so it asks only above three times this.
+// More points than this in one entry are asked about (3 times this in the final scoring).
 export const IMPLAUSIBLE = Number(page.dataset.implausible) || 30;
-// A keyboard and mouse: focus may move to the points field without opening a screen keyboard.
+// Focus may go to the points field without opening a screen keyboard.
 export const keyboard = window.matchMedia("(pointer: fine)").matches;
 
 /** The entry form as the person fills it in. */
@@ -35,12 +32,10 @@ export const s = {
   busy: null, // the id of the command in flight, until it is answered
   draft: cleanDraft(),
   draftKey: "", // turn, seat and decision the draft was started for
-  // The command in flight: {id, command, seat, draft}; `draft` is what the form held (restored
-  // if it is refused).
+  // The command in flight: {id, command, seat, draft} (the form, restored if refused).
   sent: null,
   fix: null, // the host's corrections (console-fix.js, loaded when first opened), or null
-  // A refused command, shown with its reason until the person sends it again or discards it:
-  // {command, seat, draft, text}.
+  // A refused command and why, shown until sent again or discarded: {command, seat, draft, text}.
   refused: null,
   confirm: null, // a question before sending: {text, yes, run}
   holdUntil: 0, // "End …'s turn" is disabled until then
@@ -52,7 +47,7 @@ export const s = {
 /** The table's connection (console.js opens it). */
 export const wire = { connection: null };
 
-/** What the panels call to redraw; console.js fills these in (so that no panel imports it). */
+/** How panels redraw; console.js fills these in. */
 export const paint = {
   all() {},
   panel() {},
@@ -69,18 +64,17 @@ export const nameOf = (seat) => s.view?.players?.[seat]?.name || seatInfo(seat)?
 /** A seat's colour chip. */
 export const swatch = (seat) => swatchHtml(seatInfo(seat));
 
-/** Put `markup` (an `html` result) into `el` unless it already shows it; true when it changed. */
+/** Put `html` markup into `el` unless already shown; true when it changed. */
 export const show = (el, markup, key = String(markup)) => fill(el, String(markup), key);
 
-/** The figure `seat`'s points must go on for the rest of the turn, where the edition fixes
- * one (the server sets `turn_figure` only then), or null. */
+/** The figure fixed for `seat` this turn (the server's `turn_figure`), or null. */
 export const fixedFigure = (seat) => s.view.players[seat]?.turn_figure || null;
 
-/** The figure a seat's points go on without asking: fixed for the turn, or their usual one. */
+/** The figure a seat's points go on without asking: fixed, or usual. */
 export function usualFigure(seat) {
   const preference = seatInfo(seat)?.preference;
   return fixedFigure(seat) || (preference === "meeple" || preference === "messenger" ? preference : null);
 }
 
-/** The seats the points are entered for: one, or several sharing a feature. */
+/** The seats the points are for. */
 export const chosenSeats = () => (s.draft.seat == null ? [] : [s.draft.seat, ...s.draft.also]);

@@ -1,6 +1,4 @@
-// The undo bar: the latest entry that still counts, in the server's words (`view.undo_text`),
-// with its undo button where this page may take it back; and the host's way to the
-// corrections of any earlier entry (console-fix.js, loaded the first time it is opened).
+// The undo bar: the server's `undo_text` and the undo button; the host's corrections.
 
 import { $, isHost, nameOf, paint, s, show, swatch, wire, you } from "./console-state.js";
 import { html } from "./shared.js";
@@ -20,8 +18,7 @@ export function renderUndo() {
   show($("#undo"), html`${parts}`);
 }
 
-/** Open the host's corrections (console-fix.js, loaded the first time). `send` sends a
- * command as any entry of this page (its refusal shown the same way). */
+/** Open the host's corrections (console-fix.js, loaded the first time). */
 export async function openFix(ask, send) {
   if (!isHost() || s.fix) return;
   const { Corrections } = await import("./console-fix.js");

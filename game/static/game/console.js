@@ -1,12 +1,6 @@
-// The scoreboard console of a tabletop game: the board is on the table, the app keeps both
-// figures of every player and the message stack. The host (seat 0) enters for every seat; a
-// player on a phone enters for their own seat. Every choice offered is one `view.pending`
-// allows, in the server's words; the server checks each one again.
-//
-// This module holds the connection and draws the page from the one state (console-state.js)
-// through the panels: the entry form (console-entry.js), the server's questions
-// (console-message.js), the undo bar (console-undo.js), the players (console-players.js);
-// sending is console-send.js, the keyboard console-keys.js.
+// The scoreboard console of a tabletop game (the board is on the table): the host enters for
+// every seat, a phone for its own. This entry module holds the connection and draws the page,
+// panel by panel (console-*.js), from the one state; every word of a rule is the server's.
 
 import { entryHtml, freshDraft, toggleSeat } from "./console-entry.js";
 import { flushKeys } from "./console-keys.js";
@@ -30,8 +24,7 @@ import {
   toast,
 } from "./ui.js";
 
-// How long "End …'s turn" stays disabled after it is redrawn for the next player, so that the
-// second click of a double click lands on a disabled button.
+// How long a new turn's "End …'s turn" stays disabled (against a double click).
 const END_TURN_HOLD_MS = 800;
 
 // Alerts for a seat's page, loaded with its first seated view.
@@ -44,8 +37,7 @@ wire.connection = new TableConnection(code, {
     alerts.observe(msg.view, msg.table.you, s.fresh);
     s.fresh = false;
     s.busy = null;
-    // A command still unanswered after a reconnect: sent again under the same id, it is either
-    // applied now or answered `duplicate` (it had counted), never applied twice.
+    // Unanswered before a reconnect: resent under its id, applied once or answered `duplicate`.
     if (s.sent) resend();
     render();
   },
@@ -71,7 +63,7 @@ wire.connection = new TableConnection(code, {
     if (previewRefused(msg) || s.fix?.owns(msg, s.sent)) return;
     if (s.sent && (msg.id === s.sent.id || msg.id == null)) {
       s.busy = null;
-      // A resend of a command that had counted: it is not applied twice, and it did count.
+      // A resent command that had counted.
       if (msg.code === "duplicate") {
         wire.connection.send({ type: "sync" });
         s.sent = null;
@@ -91,8 +83,6 @@ wire.connection = new TableConnection(code, {
     renderLink();
   },
 });
-
-// --- rendering -------------------------------------------------------------------------------
 
 function render() {
   if (!s.table) return;
@@ -114,8 +104,7 @@ function render() {
 
 Object.assign(paint, { all: render, panel: renderPanel, notes: renderNotes, undo: renderUndo });
 
-/** The "Story" card (story.js, loaded when first opened): drawn again as the game moves on
- * while it is open, and opened by itself when the game ends. */
+/** The "Story" card (story.js, loaded when opened), redrawn while open, opened at the end. */
 function followStory(view) {
   const box = $("#story");
   const draw = async () => (await import("./story.js")).showStory(box.lastElementChild, code);
@@ -137,9 +126,8 @@ function renderLog(jump) {
   renderLogInto($("#log"), s.lines, jump);
 }
 
-/** A new turn or a new decision starts with a clean entry: the active seat, no points (a refused
- * entry stays in the form until the person acts on it). A new turn also holds "End …'s turn"
- * for a moment, so that a double click cannot end it too. */
+/** A new turn or decision starts a clean entry (a refused one stays until acted on); a new turn
+ * holds "End …'s turn" a moment, so that a double click cannot end it too. */
 function resetDraft() {
   const v = s.view;
   const p = v.pending;
@@ -153,8 +141,7 @@ function resetDraft() {
   if (!s.refused?.draft) s.draft = freshDraft();
 }
 
-/** The question before a send (implausible points, ending the game) and a refused command with
- * its reason: both stay until the person answers. */
+/** The question before a send and a refused command with its reason, until answered. */
 function renderNotes() {
   const c = s.confirm;
   show(
@@ -194,7 +181,7 @@ function renderTurn() {
 function gameOverHtml() {
   const chip = (seat) => String(swatch(seat));
   const record = s.table.record_url && html`<a class="btn" href="${s.table.record_url}" download>Download record</a>`;
-  // ui.js's ranking, breakdown and rematch button are markup it escaped itself.
+  // ui.js escapes its own markup.
   return html`<h2>Game over</h2>${raw(rankingHtml(s.view.players, chip))}${raw(breakdownHtml(s.table.final_scoring, s.view.players, chip))}<div class="actions">${raw(rematchHtml(s.table))}${record}<a class="btn ghost" href="/">New table</a></div>`;
 }
 
@@ -223,15 +210,12 @@ function renderPanel() {
   }
 }
 
-/** Focus where the next entry starts: the points field, else the panel's first choice (with a
- * keyboard only: on a phone, focusing the field would open its on-screen keyboard). */
+/** Focus where the next entry starts (with a keyboard only: a phone would open its own). */
 function focusStart() {
   if (!keyboard || document.activeElement?.closest?.("#cs-confirm, #cs-refused, select")) return;
   const target = $("#cs-points") || $("#panel button:not([disabled])");
   target?.focus();
 }
-
-// --- actions ---------------------------------------------------------------------------------
 
 document.addEventListener("click", (e) => {
   const b = e.target.closest("button[data-act]");
