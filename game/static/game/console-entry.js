@@ -78,11 +78,11 @@ function seatButtons(final) {
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
     const tag = !final && seat === s.view.active_seat && html` <small>turn</small>`;
-    return html`<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${on}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
+    return html`<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${String(on)}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (all.length > 1 && (isHost() || you() != null)) {
     buttons.push(
-      html`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${s.draft.multi}" title="Several players score the same feature">Shared…</button>`,
+      html`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${String(s.draft.multi)}" title="Several players score the same feature">Shared…</button>`,
     );
   }
   return buttons;
@@ -129,7 +129,7 @@ export function entryHtml(p) {
     parts.push(html`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
     const cats = CATEGORIES.map(
       ([key, label]) =>
-        html`<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${s.draft.category === key}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`,
+        html`<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${String(s.draft.category === key)}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`,
     );
     parts.push(html`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
     const figures = final
@@ -210,7 +210,7 @@ function sharesHtml(seats, points) {
     const choices = FIGURES.map((figure) => {
       const { inside } = landingHtml(seat, figure, points, figures);
       const barred = fixed && fixed !== figure;
-      return html`<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${on === figure}" ${barred && "disabled"}>${FIGURE[figure]} ${inside}</button>`;
+      return html`<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${String(on === figure)}" ${barred && "disabled"}>${FIGURE[figure]} ${inside}</button>`;
     });
     const note = fixed
       ? html`<small class="hint">fixed this turn</small>`

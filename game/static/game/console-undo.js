@@ -13,7 +13,7 @@ export function renderUndo() {
   }
   if (isHost())
     parts.push(
-      html`<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${Boolean(s.fix)}" aria-controls="fix">Corrections…</button>`,
+      html`<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${String(Boolean(s.fix))}" aria-controls="fix">Corrections…</button>`,
     );
   show($("#undo"), html`${parts}`);
 }

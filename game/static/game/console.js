@@ -155,7 +155,7 @@ function renderNotes() {
   show(
     $("#cs-refused"),
     r
-      ? html`<p><b>${r.draft ? "Not counted" : "Not done"}.</b> ${r.text}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>`
+      ? html`<p><b>${r.draft ? "Not counted: the entry is back in the form." : "Not done."}</b> ${r.text}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>`
       : "",
   );
 }
