@@ -24,7 +24,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from game.engine.presets import PRESETS
 from game.engine.record import replay
+from game.engine.wording import message_rule
+from game.narration import entry_words
 from tests import servers
 from tests.test_browser import ConsoleWatch, screenshot
 
@@ -213,8 +216,11 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     panel(host).locator('button[data-act="points"][data-n="5"]').click()
     messenger = panel(host).locator('button[data-act="score"][data-figure="messenger"]')
     expect(messenger).to_contain_text("0 → 5")
-    expect(messenger.locator(".dark-tag")).to_have_text("dark")
-    expect(panel(host)).to_contain_text("Only the player whose turn it is draws messages.")
+    # The server's note and rule (only the player whose turn it is draws: messengers.md §1).
+    expect(messenger.locator(".dark-tag")).to_have_text(
+        "dark, but only \u2068Ann\u2069 draws messages this turn"
+    )
+    expect(panel(host)).to_contain_text(message_rule(PRESETS["c2-hig"]))
     panel(host).locator('button[data-act="category"][data-cat="city"]').click()
     screenshot(host, "console-entry.png")
     panel(host).locator('button[data-act="score"][data-figure="meeple"]').click()
@@ -267,7 +273,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     view = engine.add(2, "score", points=2, figure="messenger")
     expect_scores(pages, view, projector)
     # The entry in the server's words, on both pages.
-    said = "Last entry: \u2068Cy\u2069 scores 2 at the table with the messenger; lands on 2"
+    said = f"Last entry: {entry_words(view['undoable'], NAMES)}"
     expect(host.locator("#undo")).to_contain_text(said)
     expect(cy.locator("#undo")).to_contain_text(said)
     host.locator('#undo button[data-act="undo"]').click()
@@ -761,10 +767,11 @@ def test_a_shared_scoring_chooses_everyone_and_the_undo_bar_says_it_in_words(
     host.locator('#fix button[data-act="fix-adjust"]').click()
     host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
     expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "0"])
-    last = host.locator("#log li").last
-    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {last.inner_text()}")
+    adjusted = {"type": "adjust", "seat": 2, "points": -1, "figure": "meeple"}
+    said = entry_words(adjusted, ["Ann", "Cleo", "Dan", "Eve"])
+    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {said}")
 
     # The end of a turn is told as such, not by the next turn's first line.
     host.keyboard.press("t")
-    expect(host.locator("#undo .hint")).to_have_text("Last entry: Ann ends the turn")
+    expect(host.locator("#undo .hint")).to_have_text("Last entry: \u2068Ann\u2069 ends the turn")
     assert not watch.errors, watch.errors
