@@ -461,7 +461,9 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     # Enter scores a complete entry although Bob has no usual figure: the server asks which.
     host.keyboard.press("Enter")
     engine.add(1, "score", points=6, category="city")
-    expect(panel(host).locator("h2")).to_contain_text("Bob scores 6 points: which figure moves?")
+    expect(panel(host).locator("h2")).to_contain_text(
+        "Bob scores 6 points for a city: which figure moves?"
+    )
     host.keyboard.press("e")
     view = engine.add(1, "choose_figure", figure="messenger")
     expect_scores(pages, view, tv)

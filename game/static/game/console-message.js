@@ -10,7 +10,7 @@ export function figureHtml(p) {
   const who = nameHtml(nameOf(p.seat));
   const head = p.final
     ? html`<h2>${swatch(p.seat)} ${who}: which figure carries the total of ${pts(p.points)}?</h2>`
-    : html`<h2>${swatch(p.seat)} ${who} scores ${pts(p.points)}: which figure moves?</h2>`;
+    : html`<h2>${swatch(p.seat)} ${who} scores ${pts(p.points)}${p.for_what && ` ${p.for_what}`}: which figure moves?</h2>`;
   if (!mayActFor(p.seat)) return html`${head}<p class="hint">Waiting for ${who}.</p>`;
   const options = p.options.map((o) => {
     const note = o.note && html` <em class="dark-tag">${o.note}</em>`;
