@@ -24,7 +24,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from game.engine.presets import PRESETS
 from game.engine.record import replay
+from game.engine.wording import message_rule
+from game.narration import entry_words
 from tests import servers
 from tests.test_browser import ConsoleWatch, screenshot
 
@@ -213,8 +216,11 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     panel(host).locator('button[data-act="points"][data-n="5"]').click()
     messenger = panel(host).locator('button[data-act="score"][data-figure="messenger"]')
     expect(messenger).to_contain_text("0 → 5")
-    expect(messenger.locator(".dark-tag")).to_have_text("dark")
-    expect(panel(host)).to_contain_text("Only the player whose turn it is draws messages.")
+    # The server's note and rule (only the player whose turn it is draws: messengers.md §1).
+    expect(messenger.locator(".dark-tag")).to_have_text(
+        "dark, but only \u2068Ann\u2069 draws messages this turn"
+    )
+    expect(panel(host)).to_contain_text(message_rule(PRESETS["c2-hig"]))
     panel(host).locator('button[data-act="category"][data-cat="city"]').click()
     screenshot(host, "console-entry.png")
     panel(host).locator('button[data-act="score"][data-figure="meeple"]').click()
@@ -267,7 +273,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     view = engine.add(2, "score", points=2, figure="messenger")
     expect_scores(pages, view, projector)
     # The entry in the server's words, on both pages.
-    said = "Last entry: \u2068Cy\u2069 scores 2 at the table with the messenger; lands on 2"
+    said = f"Last entry: {entry_words(view['undoable'], NAMES)}"
     expect(host.locator("#undo")).to_contain_text(said)
     expect(cy.locator("#undo")).to_contain_text(said)
     host.locator('#undo button[data-act="undo"]').click()
@@ -455,7 +461,9 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     # Enter scores a complete entry although Bob has no usual figure: the server asks which.
     host.keyboard.press("Enter")
     engine.add(1, "score", points=6, category="city")
-    expect(panel(host).locator("h2")).to_contain_text("Bob scores 6 points: which figure moves?")
+    expect(panel(host).locator("h2")).to_contain_text(
+        "Bob scores 6 points for a city: which figure moves?"
+    )
     host.keyboard.press("e")
     view = engine.add(1, "choose_figure", figure="messenger")
     expect_scores(pages, view, tv)
@@ -505,7 +513,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     panel(cy).locator('button[data-act="score"][data-figure="messenger"]').tap()
     cy_socket.wait_for_held(cy, "error")
     cy_socket.release()
-    expect(refused).to_contain_text("Not counted: Cy scores 2 with the messenger.")
+    expect(refused).to_contain_text("Not counted: the entry is back in the form.")
     expect(refused).to_contain_text(
         "Meanwhile 3 points were entered for \u2068Cy\u2069; yours were not counted."
     )
@@ -547,7 +555,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     host_socket.wait_for_held(host, "error")
     host_socket.release()
     shared = host.locator("#cs-refused")
-    expect(shared).to_contain_text("Not counted: Ann (messenger) and Cy (messenger) score 3 each.")
+    expect(shared).to_contain_text("Not counted: the entry is back in the form.")
     expect(shared).to_contain_text(
         "Meanwhile 1 point was entered for \u2068Cy\u2069; yours were not counted."
     )
@@ -716,7 +724,7 @@ def test_keys_typed_while_an_entry_is_in_flight_count_as_typed(
     socket.wait_for_held(host, "error")
     socket.release()
     refused = host.locator("#cs-refused")
-    expect(refused).to_contain_text("Not counted: Cleo scores 5 with the meeple.")
+    expect(refused).to_contain_text("Not counted: the entry is back in the form.")
     expect(refused).to_contain_text("Keys typed after it were not applied: ArrowDown 7 m.")
     expect(host.locator("#panel #cs-points")).to_have_value("5")
     expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "2"])
@@ -761,10 +769,11 @@ def test_a_shared_scoring_chooses_everyone_and_the_undo_bar_says_it_in_words(
     host.locator('#fix button[data-act="fix-adjust"]').click()
     host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
     expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "0"])
-    last = host.locator("#log li").last
-    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {last.inner_text()}")
+    adjusted = {"type": "adjust", "seat": 2, "points": -1, "figure": "meeple"}
+    said = entry_words(adjusted, ["Ann", "Cleo", "Dan", "Eve"])
+    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {said}")
 
     # The end of a turn is told as such, not by the next turn's first line.
     host.keyboard.press("t")
-    expect(host.locator("#undo .hint")).to_have_text("Last entry: Ann ends the turn")
+    expect(host.locator("#undo .hint")).to_have_text("Last entry: \u2068Ann\u2069 ends the turn")
     assert not watch.errors, watch.errors

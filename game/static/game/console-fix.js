@@ -2,19 +2,18 @@
 // entry (`entries`), change or delete it, see the server's `preview` (figures after it, entries
 // that would lapse) before sending; or adjust a figure. The server recomputes; this page asks.
 
-import { escapeHtml as esc, nameHtml } from "./scoreboard.js";
+import { CATEGORIES, FIGURES } from "./console-entry.js";
+import { html, nameHtml } from "./shared.js";
 import { fill } from "./ui.js";
 
-const FIGURES = ["meeple", "messenger"];
-const CATEGORIES = ["road", "city", "monastery", "field"];
 // A whole number other than 0 (signed: also below 0), else NaN.
 const whole = (text, signed) =>
   (/^[-−]?\d{1,4}$/.test(text) && (signed || /^\d/.test(text)) && Number(text.replace("−", "-"))) || NaN;
 
-const option = (value, label, on) => `<option value="${esc(value)}"${on ? " selected" : ""}>${esc(label)}</option>`;
-const select = (name, label, options) => `<label>${label} <select name="${name}">${options.join("")}</select></label>`;
+const option = (value, label, on) => html`<option value="${value}" ${on && "selected"}>${label}</option>`;
+const select = (name, label, options) => html`<label>${label} <select name="${name}">${options}</select></label>`;
 const button = (act, label, kind = "") =>
-  `<button type="button" class="btn ${kind}" data-act="fix-${act}">${label}</button>`;
+  html`<button type="button" class="btn ${kind}" data-act="fix-${act}">${label}</button>`;
 const ASKED = "asked / carrier";
 const figureOptions = (current, blank) =>
   (blank ? [option("", blank, !current)] : []).concat(FIGURES.map((f) => option(f, f, current === f)));
@@ -26,7 +25,12 @@ export class Corrections {
     this.box = box;
     this.page = page;
     this.step = "list"; // list → edit → preview
-    this.list = this.entry = this.asked = this.shown = null;
+    this.list = null; // the `entries` frame's entries, or null while asked for
+    this.listVersion = null; // the version the list is for
+    this.focusList = false; // focus the list once it comes
+    this.entry = null; // the entry being corrected
+    this.asked = null; // the preview asked for and not yet answered: {id, command}
+    this.shown = null; // the preview shown
     this.edited = null; // the form as sent for a preview, kept if it is refused
     this.error = "";
     this.seq = 0;
@@ -194,63 +198,59 @@ export class Corrections {
         "Player",
         view.players.map((pl) => option(pl.seat, pl.name, pl.seat === current)),
       );
-    const head = `<div class="fix-head"><h2 tabindex="-1">Corrections</h2>${button("close", "Close", "small ghost")}</div>`;
-    const error = `<p class="fix-error" role="alert"${this.error ? "" : " hidden"}>${esc(this.error)}</p>`;
-    let html;
+    const head = html`<div class="fix-head"><h2 tabindex="-1">Corrections</h2>${button("close", "Close", "small ghost")}</div>`;
+    const error = html`<p class="fix-error" role="alert" ${!this.error && "hidden"}>${this.error}</p>`;
+    let markup;
     if (this.step === "list") {
       const items =
         this.list == null
-          ? `<p class="hint">Loading…</p>`
+          ? html`<p class="hint">Loading…</p>`
           : this.list.length
-            ? `<ol class="fix-list">${this.list.map((e) => `<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${esc(e.line)}</button></li>`).join("")}</ol>`
-            : `<p class="hint">Nothing to correct yet.</p>`;
-      const adjust = `<div class="fix-form fix-adjust"><h3>Adjust a figure</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", "Figure", figureOptions("meeple"))}<label>Points <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", "Adjust…")}</div>`;
-      html = `${head}<p class="hint">Choose an entry to change or delete; the message stack keeps its order.</p>${error}${items}${adjust}`;
+            ? html`<ol class="fix-list">${this.list.map((e) => html`<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${e.line}</button></li>`)}</ol>`
+            : html`<p class="hint">Nothing to correct yet.</p>`;
+      const adjust = html`<div class="fix-form fix-adjust"><h3>Adjust a figure</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", "Figure", figureOptions("meeple"))}<label>Points <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", "Adjust…")}</div>`;
+      markup = html`${head}<p class="hint">Choose an entry to change or delete; the message stack keeps its order.</p>${error}${items}${adjust}`;
     } else if (this.step === "edit") {
       const a = this.edited || this.entry.action;
       const fields = [];
       if (a.type === "score" || a.type === "adjust") fields.push(seats("seat", a.seat));
-      fields.push(`<label>Points <input name="points" maxlength="5" value="${a.points}"></label>`);
+      fields.push(html`<label>Points <input name="points" maxlength="5" value="${a.points}"></label>`);
       if (a.type === "score") fields.push(select("figure", "Figure", figureOptions(a.figure, ASKED)));
       if (a.type === "adjust") fields.push(select("figure", "Figure", figureOptions(a.figure)));
       if (a.shares)
         a.shares.forEach((share, i) => {
           fields.push(
-            select(`figure-${i}`, `${esc(this.page.nameOf(share.seat))}'s figure`, figureOptions(share.figure, ASKED)),
+            select(`figure-${i}`, `${this.page.nameOf(share.seat)}'s figure`, figureOptions(share.figure, ASKED)),
           );
         });
       if (a.type === "score" || a.type === "score_shared")
         fields.push(
           select("category", "For", [
             option("", "—", !a.category),
-            ...CATEGORIES.map((c) => option(c, c, a.category === c)),
+            ...CATEGORIES.map(([c]) => option(c, c, a.category === c)),
           ]),
         );
       const remove = a.type === "resolve_message" ? "" : button("delete", "Delete this entry…", "ghost");
-      html = `${head}<p class="fix-what">${esc(this.entry.line)}</p>${error}<div class="fix-form">${fields.join("")}</div><div class="actions">${button("preview", "Show what changes", "primary")}${remove}${button("back", "Back", "ghost")}</div>`;
+      markup = html`${head}<p class="fix-what">${this.entry.line}</p>${error}<div class="fix-form">${fields}</div><div class="actions">${button("preview", "Show what changes", "primary")}${remove}${button("back", "Back", "ghost")}</div>`;
     } else {
       const p = this.shown;
-      let body = `<p class="hint">…</p>`;
+      let body = html`<p class="hint">…</p>`;
       if (p) {
         const lapsed = p.lapsed.length
-          ? `<ul class="fix-lapsed">${p.lapsed.map((l) => `<li>${esc(l.line)}</li>`).join("")}</ul>`
-          : `<p class="hint">Every later entry still applies.</p>`;
+          ? html`<ul class="fix-lapsed">${p.lapsed.map((l) => html`<li>${l.line}</li>`)}</ul>`
+          : html`<p class="hint">Every later entry still applies.</p>`;
         const rows = view.players.map((pl) => {
           const after = p.scores[pl.seat];
-          const cell = (f) => (after[f] === pl[f] ? `${pl[f]}` : `${pl[f]} → <b>${after[f]}</b>`);
-          return `<tr><th>${this.page.swatch(pl.seat)} ${nameHtml(pl.name)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
+          const cell = (f) => (after[f] === pl[f] ? `${pl[f]}` : html`${pl[f]} → <b>${after[f]}</b>`);
+          return html`<tr><th>${this.page.swatch(pl.seat)} ${nameHtml(pl.name)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
         });
         const gone = new Set(p.lapsed.map((l) => l.line));
-        body = `<ul class="fix-lines">${p.lines
-          .filter((l) => !gone.has(l))
-          .map((l) => `<li>${esc(l)}</li>`)
-          .join(
-            "",
-          )}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows.join("")}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
+        const lines = p.lines.filter((l) => !gone.has(l)).map((l) => html`<li>${l}</li>`);
+        body = html`<ul class="fix-lines">${lines}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
       }
-      html = `${head}<p class="fix-what">${esc(this.entry?.line || "")}</p>${error}${body}`;
+      markup = html`${head}<p class="fix-what">${this.entry?.line || ""}</p>${error}${body}`;
     }
-    fill(this.box, `<div class="tp-card fix" role="region" aria-label="Corrections">${html}</div>`);
+    fill(this.box, String(html`<div class="tp-card fix" role="region" aria-label="Corrections">${markup}</div>`));
     const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-confirm']" }[
       this.step
     ];

@@ -1,0 +1,244 @@
+// The entry form of a turn and of the final scoring: player(s), points, what for, and figure
+// buttons that show the server's preview of where each lands and whether it draws a message.
+
+import { landingOf, landings, moveText } from "./console-preview.js";
+import {
+  chosenSeats,
+  cleanDraft,
+  fixedFigure,
+  isHost,
+  mayActFor,
+  nameOf,
+  s,
+  seatInfo,
+  swatch,
+  usualFigure,
+  you,
+} from "./console-state.js";
+import { html, nameHtml, pts } from "./shared.js";
+
+const COMMON_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+export const CATEGORIES = [
+  ["road", "Road"],
+  ["city", "City"],
+  ["monastery", "Monastery"],
+  ["field", "Field"],
+];
+export const FIGURES = ["meeple", "messenger"];
+export const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
+// Keys of the entry form (its legend, aria-keyshortcuts).
+export const KEY_OF = { meeple: "M", messenger: "E", road: "R", city: "C", monastery: "O", field: "F" };
+
+/** The player an entry is for unless another is chosen: a phone's own seat; on the host's
+ * console the active one (the first in the final scoring). */
+export function defaultSeat() {
+  const v = s.view;
+  if (!isHost()) return you();
+  return v.pending?.type === "finish" ? v.players[0].seat : v.active_seat;
+}
+
+/** An empty form. */
+export const freshDraft = () => cleanDraft(defaultSeat());
+
+/** Whether this page names `seat`'s figure in a shared scoring (a phone: its own only). */
+export const choosesFigureOf = (seat) => isHost() || seat === you();
+
+/** A share's figure: fixed this turn, else chosen in the form, else usual; null: asked. */
+export const shareFigure = (seat) => fixedFigure(seat) || s.draft.figures[seat] || usualFigure(seat);
+
+/** Choose `seat`, or (shared) add or take it out. */
+export function toggleSeat(seat) {
+  const chosen = chosenSeats();
+  if (!s.draft.multi) {
+    s.draft.seat = seat;
+    s.draft.also = [];
+    return;
+  }
+  // A phone's own seat stays in what it enters.
+  if (chosen.includes(seat) && !isHost() && seat === you()) return;
+  const next = chosen.includes(seat) ? chosen.filter((x) => x !== seat) : [...chosen, seat];
+  [s.draft.seat = null, ...s.draft.also] = next;
+}
+
+/** Players the form may choose, stepped through with the arrow keys; true if it moved. */
+export function stepSeat(by) {
+  const seats = s.view.players.map((pl) => pl.seat).filter(mayActFor);
+  if (seats.length < 2) return false;
+  const at = seats.indexOf(s.draft.seat);
+  s.draft.seat = seats[(at + by + seats.length) % seats.length];
+  s.draft.also = [];
+  s.draft.multi = false;
+  return true;
+}
+
+function seatButtons(final) {
+  const all = s.view.players.map((pl) => pl.seat);
+  const seats = s.draft.multi ? all : all.filter(mayActFor);
+  const chosen = chosenSeats();
+  const buttons = seats.map((seat) => {
+    const on = chosen.includes(seat);
+    const tag = !final && seat === s.view.active_seat && html` <small>turn</small>`;
+    return html`<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${String(on)}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
+  });
+  if (all.length > 1 && (isHost() || you() != null)) {
+    buttons.push(
+      html`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${String(s.draft.multi)}" title="Several players score the same feature">Shared…</button>`,
+    );
+  }
+  return buttons;
+}
+
+/** Keys 1–12 and a field for any other number. */
+export function pointsRow(allowZero = false) {
+  const { points, typed } = s.draft;
+  const keys = COMMON_POINTS.map(
+    (n) =>
+      html`<button type="button" class="btn key${!typed && points === n ? " on" : ""}" data-act="points" data-n="${n}">${n}</button>`,
+  );
+  const value = typed && points != null ? points : "";
+  return html`<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 15…" : "15, 20…"}" aria-label="Points" aria-keyshortcuts="Enter" value="${value}"></div>`;
+}
+
+/** The server's sentence on when a figure draws a message. */
+const messageRule = () => s.table?.message_rule || "";
+
+/** The form of a turn's points (`end_turn`) or of the final scoring (`finish`). */
+export function entryHtml(p) {
+  const v = s.view;
+  const final = p.type === "finish";
+  const seat = s.draft.seat;
+  const canEnter = s.draft.multi || (seat != null && mayActFor(seat));
+  const points = s.draft.points;
+  const parts = [];
+  if (final) {
+    parts.push(
+      html`<h2>Final scoring</h2><p class="hint">Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.</p>`,
+    );
+  } else {
+    const extra =
+      p.extra_tile &&
+      html`<p class="note">One more tile: enter what ${nameHtml(nameOf(v.active_seat))} scores with it, then end the turn again.</p>`;
+    parts.push(html`<h2><span>Who scored with ${nameHtml(nameOf(v.active_seat))}'s tile?</span></h2>${extra}`);
+  }
+  if (!canEnter) {
+    parts.push(html`<p class="hint">The host enters the points${final ? "" : " of this turn"}.</p>`);
+  } else {
+    parts.push(
+      html`<div class="cs-row"><span class="cs-label">Player</span><div class="cs-choices">${seatButtons(final)}</div></div>`,
+    );
+    parts.push(html`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
+    const cats = CATEGORIES.map(
+      ([key, label]) =>
+        html`<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${String(s.draft.category === key)}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`,
+    );
+    parts.push(html`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
+    const figures = final
+      ? finalAddHtml(chosenSeats(), points)
+      : s.draft.multi
+        ? sharesHtml(chosenSeats(), points)
+        : figureButtons(seat, points);
+    parts.push(html`<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${figures}</div>`);
+  }
+  const actions = [];
+  if (final) {
+    if (isHost())
+      actions.push(
+        html`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`,
+      );
+  } else {
+    const held = Date.now() < s.holdUntil;
+    if (mayActFor(v.active_seat))
+      actions.push(
+        html`<button type="button" class="btn primary big" data-act="end-turn" aria-keyshortcuts="T" title="End turn ${v.turn} (T)" ${held && "disabled"}><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`,
+      );
+    if (p.may_end_game && isHost())
+      actions.push(
+        html`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`,
+      );
+  }
+  parts.push(html`<div class="actions">${actions}</div>`);
+  if (canEnter) parts.push(legendHtml(final));
+  return html`${parts}`;
+}
+
+/** The keys of the entry form, in one line (hidden on touch screens). */
+function legendHtml(final) {
+  const k = (key) => html`<kbd>${key}</kbd>`;
+  const keys = [
+    html`${k("0")}–${k("9")} points`,
+    html`${k("↑")}${k("↓")} player`,
+    !final && html`${k("M")}/${k("E")} meeple/messenger`,
+    html`${k("R")}${k("C")}${k("O")}${k("F")} road, city, monastery, field`,
+    html`${k("Enter")} score`,
+    !final && html`${k("T")} end the turn`,
+    html`${k("U")} undo`,
+    html`${k("Esc")} clear`,
+  ].filter(Boolean);
+  return html`<p class="hint cs-legend">Keys: ${keys.map((key, i) => html`${i ? " · " : ""}${key}`)}</p>`;
+}
+
+/** "Ann and Bob", as HTML. */
+const namesHtml = (seats) => seats.map((seat, i) => html`${i ? " and " : ""}${nameHtml(nameOf(seat))}`);
+
+function finalAddHtml(seats, points) {
+  const label = !seats.length
+    ? "Choose who scores"
+    : points
+      ? html`Add ${pts(points)} for ${namesHtml(seats)}`
+      : "Choose the points";
+  return html`<div class="cs-choices"><button type="button" class="btn primary" data-act="score" ${!(points && seats.length) && "disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
+}
+
+/** A figure's move and note from the server's preview, as a button's inside. */
+function landingHtml(seat, figure, points, figures) {
+  const landing = landingOf(figures, seat, figure);
+  const from = s.view.players[seat][`${figure}_space`];
+  const note = landing?.note && html` <em class="dark-tag">${landing.note}</em>`;
+  return { dark: Boolean(landing?.dark), inside: html`<span>${moveText(from, points, landing)}</span>${note}` };
+}
+
+/** A shared scoring, one entry: a figure per player. */
+function sharesHtml(seats, points) {
+  const figures = landings(seats, points);
+  const rows = seats.map((seat) => {
+    const fixed = fixedFigure(seat);
+    if (!choosesFigureOf(seat)) {
+      const note = fixed ? `${FIGURE[fixed]}, fixed this turn` : "chooses their own figure";
+      return html`<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b> <small class="hint">${note}</small></div>`;
+    }
+    const on = shareFigure(seat);
+    const choices = FIGURES.map((figure) => {
+      const { inside } = landingHtml(seat, figure, points, figures);
+      const barred = fixed && fixed !== figure;
+      return html`<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${String(on === figure)}" ${barred && "disabled"}>${FIGURE[figure]} ${inside}</button>`;
+    });
+    const note = fixed
+      ? html`<small class="hint">fixed this turn</small>`
+      : !on && html`<small class="hint">asked after</small>`;
+    return html`<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b>${choices}${note}</div>`;
+  });
+  const label = !seats.length
+    ? "Choose who scores"
+    : points
+      ? html`Score ${pts(points)}${seats.length > 1 ? " each" : ""} for ${namesHtml(seats)}`
+      : "Choose the points";
+  return html`<div class="cs-fig cs-shares">${rows}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter" ${!(points && seats.length) && "disabled"}>${label}</button></div><p class="hint">One entry for all. ${messageRule()}</p></div>`;
+}
+
+/** One player's figure buttons, each scoring on its figure. */
+function figureButtons(seat, points) {
+  const fixed = fixedFigure(seat);
+  const preference = seatInfo(seat)?.preference;
+  const figures = landings([seat], points);
+  const buttons = FIGURES.map((figure) => {
+    const { dark, inside } = landingHtml(seat, figure, points, figures);
+    const barred = fixed && fixed !== figure;
+    const star = preference === figure && html` <small>(usual)</small>`;
+    return html`<button type="button" class="btn figure${dark ? " dark" : ""}" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}" title="${FIGURE[figure]} (${KEY_OF[figure]})" ${(!points || barred) && "disabled"}>${FIGURE[figure]}${star}${inside}</button>`;
+  });
+  const notes = [];
+  if (fixed) notes.push(html`This turn ${nameHtml(nameOf(seat))}'s points go on the ${fixed}. `);
+  else if (usualFigure(seat)) notes.push(html`Enter scores on the ${usualFigure(seat)}. `);
+  notes.push(messageRule());
+  return html`<div class="cs-fig"><div class="figures">${buttons}</div><p class="hint">${notes}</p></div>`;
+}

@@ -1,0 +1,114 @@
+// Keyboard entry: digits, ↑↓ player, M/E figure, R/C/O/F category, Enter, T, U, Escape. Keys
+// typed while an entry is in flight apply in order once it is answered.
+
+import { chosenSeats, paint, s, usualFigure, $ } from "./console-state.js";
+import { sendEntry, cancelAsk } from "./console-send.js";
+import { stepSeat } from "./console-entry.js";
+
+const FIGURE_KEYS = { m: "meeple", e: "messenger" };
+const CATEGORY_KEYS = { r: "road", c: "city", o: "monastery", f: "field" };
+
+/** The button a key stands for in the panel, if it is there and enabled. */
+const panelButton = (selector) => {
+  const b = $(`#panel ${selector}`);
+  return b && !b.disabled ? b : null;
+};
+
+/** Enter: score a complete entry (on the fixed or usual figure, else asked), or take the
+ * message's action. */
+function enterKey() {
+  const p = s.view.pending;
+  if (p?.type === "resolve_message") return panelButton('button[data-act="message"][data-choice="action"]')?.click();
+  if (p?.type === "finish") return panelButton('button[data-act="score"]')?.click();
+  if (p?.type !== "end_turn" || !s.draft.points || s.draft.seat == null) return;
+  const seats = chosenSeats();
+  sendEntry(seats.length === 1 && !s.draft.multi ? usualFigure(seats[0]) : undefined);
+}
+
+/** M/E in a shared scoring: every share free to, on that figure. */
+function allSharesOn(figure) {
+  for (const seat of chosenSeats()) {
+    if (!panelButton(`button[data-act="share-figure"][data-seat="${seat}"][data-figure="${figure}"]`)) continue;
+    s.draft.figures[seat] = figure;
+  }
+  paint.panel();
+}
+
+/** Keys typed while an entry was in flight, as if typed now. */
+export function flushKeys() {
+  while (s.keys.length && !s.busy && !s.confirm && !s.refused && s.view) {
+    const k = s.keys.shift();
+    handleKey(k.key, k.inPoints, k.inPanel, true);
+  }
+}
+
+/** One key (`queued`: typed while in flight); true if it did something. */
+function handleKey(key, inPoints, inPanel, queued = false) {
+  const input = $("#cs-points");
+  const p = s.view.pending;
+  let done = true;
+  if (/^[0-9]$/.test(key) && input && (!inPoints || queued)) {
+    input.focus();
+    input.value += key;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (key === "Backspace" && input && queued) {
+    input.value = input.value.slice(0, -1);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else if (key === "Enter" && inPoints) enterKey();
+  else if (
+    (key === "ArrowUp" || key === "ArrowDown") &&
+    inPanel &&
+    p?.type !== "resolve_message" &&
+    $('#panel button[data-act="seat"]')
+  ) {
+    if (stepSeat(key === "ArrowUp" ? -1 : 1)) paint.panel();
+  } else if (FIGURE_KEYS[key] && p?.type === "choose_figure")
+    panelButton(`button[data-act="figure"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (FIGURE_KEYS[key] && p?.type === "end_turn" && s.draft.multi) allSharesOn(FIGURE_KEYS[key]);
+  else if (FIGURE_KEYS[key] && p?.type === "end_turn")
+    panelButton(`button[data-act="score"][data-figure="${FIGURE_KEYS[key]}"]`)?.click();
+  else if (CATEGORY_KEYS[key] && panelButton('button[data-act="category"]')) {
+    s.draft.category = s.draft.category === CATEGORY_KEYS[key] ? null : CATEGORY_KEYS[key];
+    paint.panel();
+  } else if (key === "t") panelButton('button[data-act="end-turn"]')?.click();
+  else if (key === "u" && !s.view.finished) $('#undo button[data-act="undo"]:not([disabled])')?.click();
+  else done = false;
+  // Focus stays where the next entry starts.
+  if (done && key !== "Enter" && !s.busy && !s.confirm) $("#cs-points")?.focus();
+  return done;
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || !s.view) return;
+  if (e.key === "Escape") {
+    if (s.fix && e.target.closest?.("#fix") && !s.confirm) s.fix.escape();
+    else if (s.confirm) cancelAsk();
+    else if ($("#cs-points")) {
+      Object.assign(s.draft, { points: null, typed: false });
+      paint.panel();
+      $("#cs-points")?.focus();
+    }
+    return;
+  }
+  const inPoints = e.target.id === "cs-points";
+  const inField = !inPoints && e.target.closest?.("input, textarea, select, #fix");
+  if (inField || s.confirm) return;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const inPanel = inPoints || Boolean(e.target.closest?.("#panel")) || e.target === document.body;
+  if (s.busy) {
+    if (/^([0-9a-z]|Enter|Backspace|Arrow(Up|Down))$/.test(key) && s.sent) {
+      s.keys.push({ key, inPoints, inPanel });
+      e.preventDefault();
+    }
+    return;
+  }
+  if (handleKey(key, inPoints, inPanel)) e.preventDefault();
+});
+
+document.addEventListener("input", (e) => {
+  if (e.target.id !== "cs-points") return;
+  const digits = e.target.value.replace(/[^0-9]/g, "");
+  s.draft.points = digits === "" ? null : Number(digits);
+  s.draft.typed = digits !== "";
+  paint.panel();
+});

@@ -1,0 +1,118 @@
+// Sending: one command in flight, resent under its id after a reconnect, a refusal kept with
+// its form, a question before anything implausible or final.
+
+import { choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
+import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, wire, you } from "./console-state.js";
+import { messageCommand } from "./console-message.js";
+import { pts } from "./shared.js";
+import { sendOnce } from "./ui.js";
+
+/** Send `command` for `seat`; `draft`: the form, restored if refused. */
+export function send(command, seat, draft = null) {
+  if (s.busy) return;
+  s.refused = null;
+  s.confirm = null;
+  sendOnce(s, wire.connection, command, seat === you() ? undefined : seat, paint.all);
+  s.refocus = true;
+  if (!s.busy) {
+    refuse(
+      { code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." },
+      { command, seat, draft },
+    );
+    paint.all();
+    return;
+  }
+  s.sent = { id: s.busy, command, seat, draft };
+}
+
+/** The same command under the same id, after a reconnect. */
+export function resend() {
+  const { id, command, seat } = s.sent;
+  const message = { type: "command", version: wire.connection.version, id, command };
+  if (seat !== you()) message.seat = seat;
+  wire.connection.send(message);
+}
+
+/** The command in flight was refused: keep what was typed and say why, in the server's words,
+ * until the person acts. */
+export function refuse(msg, sent = s.sent) {
+  s.sent = null;
+  const { command, seat, draft } = sent;
+  const again = draft && msg.code === "stale" ? " Check it and send it again." : "";
+  const dropped = s.keys.length ? ` Keys typed after it were not applied: ${s.keys.map((k) => k.key).join(" ")}.` : "";
+  s.keys = [];
+  s.refused = { command, seat, draft, text: (msg.message || msg.code) + again + dropped };
+  if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
+}
+
+/** Ask `text` before `run`, in the page; Cancel keeps the draft. */
+export function ask(text, yes, run) {
+  s.confirm = { text, yes, run };
+  paint.notes();
+  $('#cs-confirm button[data-act="confirm-no"]')?.focus();
+}
+
+/** Cancel the question: the draft stays, keys typed after it go. */
+export function cancelAsk() {
+  s.keys = [];
+  s.confirm = null;
+  paint.notes();
+  $("#cs-points")?.focus();
+}
+
+/** More points than a table plausibly scores at once: asked before sending. */
+function plausible(points, seats, run) {
+  const final = s.view.pending?.type === "finish";
+  const bound = final ? 3 * IMPLAUSIBLE : IMPLAUSIBLE;
+  if (points == null || points <= bound) return run();
+  const who = seats.map(nameOf).join(" and ");
+  ask(
+    `Really ${pts(points)} for ${who}?${final ? "" : ` More than ${bound} in one entry is unusual during play.`}`,
+    `Yes, ${pts(points)}`,
+    run,
+  );
+}
+
+/** The one place a score entry is sent: for one seat on `figure` (none: usual, or asked), or
+ * one `score_shared`, each on its own figure. */
+export function sendEntry(figure) {
+  const draft = { ...s.draft, figures: { ...s.draft.figures } };
+  const seats = chosenSeats();
+  if (s.busy || !seats.length || !draft.points) return;
+  const final = s.view.pending?.type === "finish";
+  plausible(draft.points, seats, () => {
+    let command = { type: "score", points: draft.points };
+    if (seats.length > 1) {
+      const shares = seats.map((seat) => {
+        const f = final || !choosesFigureOf(seat) ? null : shareFigure(seat);
+        return f ? { seat, figure: f } : { seat };
+      });
+      command = { type: "score_shared", points: draft.points, shares };
+    } else if (draft.multi ? !final && shareFigure(seats[0]) : figure)
+      command.figure = draft.multi ? shareFigure(seats[0]) : figure;
+    if (draft.category) command.category = draft.category;
+    s.draft = freshDraft();
+    send(command, seats.length > 1 ? you() : seats[0], draft);
+  });
+}
+
+/** A message choice's command, with the points counted at the table where it needs them. */
+export function sendMessageChoice(button) {
+  const p = s.view.pending;
+  const chosen = messageCommand(button);
+  if (s.busy || !chosen) return;
+  if (!chosen.counted) return send(chosen.command, p.seat);
+  const draft = { ...s.draft };
+  plausible(draft.points, [p.seat], () => {
+    Object.assign(s.draft, { points: null, typed: false });
+    send(chosen.command, p.seat, draft);
+  });
+}
+
+/** End the turn named (`pending.turn`), so that a repeated click cannot end the next. */
+export function endTurn() {
+  const v = s.view;
+  const command = { type: "end_turn" };
+  if (v.pending?.turn != null) command.turn = v.pending.turn;
+  send(command, v.active_seat);
+}
