@@ -1,7 +1,7 @@
 // Pieces the table page and the tabletop console share: toasts, the game log, the ranking and
 // the final scoring's breakdown, and markup that is only replaced when it changes.
 
-import { nameHtml } from "./shared.js";
+import { nameHtml } from "./scoreboard.js";
 
 const esc = (text) => String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
