@@ -51,7 +51,8 @@ export async function showStory(box, code, { big = false } = {}) {
   if (again) showStory(box, code, { big });
 }
 
-const CHOSEN = { points: "2 points", action: "Action" };
+// What was chosen; the points it gave stand in the next column, as the server counted them.
+const CHOSEN = { points: "Points", action: "Action" };
 
 function draw(box, story, big) {
   const seats = story.players.map((name, seat) => ({ name, seat, colour: colourOf(story.colours[seat]) }));
