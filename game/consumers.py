@@ -22,6 +22,7 @@ from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
 from .services import (
+    COMMAND_ID_LENGTH,
     Applied,
     CommandRefused,
     correctable,
@@ -278,11 +279,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=page)
 
     async def on_preview(self, message: dict[str, Any]) -> None:
-        """What a correction would do, for the host to confirm; changes nothing."""
+        """What a correction would do, for the host to confirm, or where an entry's points
+        would move each figure (protocol.md, "preview"); changes nothing."""
         command = mapping(message, "command")
         answer = await database_sync_to_async(preview)(
             self.code, self.seat, command, host=self.host
         )
+        request_id = message.get("id")
+        if isinstance(request_id, str) and 0 < len(request_id) <= COMMAND_ID_LENGTH:
+            answer["id"] = request_id
         await self.send(text_data=json.dumps(answer))
 
     async def on_entries(self, message: dict[str, Any]) -> None:

@@ -16,6 +16,8 @@ from typing import Final
 
 import icu
 
+from .engine.wording import isolate as isolate  # where names meet plain text lines
+
 FORBIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 """Controls, format characters (zero-width joiners and spaces, bidi embeddings, overrides and
 isolates), private use, lone surrogates, unassigned code points and line or paragraph separators."""
@@ -89,9 +91,3 @@ def alike(name: str, others: Iterable[str]) -> str | None:
         if mine[0] == theirs[0] or mine[1] == theirs[1]:
             return other
     return None
-
-
-def isolate(name: str) -> str:
-    """``name`` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, for plain text lines:
-    whatever direction the name runs in, it cannot reorder the words around it."""
-    return f"\u2068{name}\u2069"

@@ -18,18 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from game.engine.messengers import MESSAGE_TEXT, SCOREBOARD_SPACES
-from game.names import isolate
+from game.engine.messengers import MESSAGE_TEXT, SCOREBOARD_SPACES, MessageAction, message_text
+from game.engine.presets import Options
+from game.engine.wording import FOLLOWER_ROLES, isolate
 
 Event = Mapping[str, Any]
-
-FOLLOWER_ROLES: Final[dict[str, str]] = {
-    "road": "highwayman",
-    "city": "knight",
-    "monastery": "monk",
-    "field": "farmer",
-}
-"""What a follower is called after the feature it stands on."""
 
 FEATURE_KINDS: Final = ("road", "city", "monastery", "field")
 
@@ -39,6 +32,7 @@ final scoring per feature kind, then final points entered at the table (a tablet
 points carry no category, since the app does not see the physical board)."""
 
 _ACTION_TEXT: Final[dict[str, str]] = {action.value: text for action, text in MESSAGE_TEXT.items()}
+_ACTIONS: Final = frozenset(_ACTION_TEXT)
 _SMALLEST: Final[dict[str, str]] = {
     "smallest_road": "road",
     "smallest_city": "city",
@@ -46,8 +40,11 @@ _SMALLEST: Final[dict[str, str]] = {
 }
 
 
-def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """The log lines for ``events``, oldest first; ``names`` gives each seat's name by index.
+def narrate(
+    events: Sequence[Event], names: Sequence[str], options: Options | None = None
+) -> list[str]:
+    """The log lines for ``events``, oldest first; ``names`` gives each seat's name by index;
+    ``options``, the table's, word the messages as the edition does (``message_text``).
 
     Every event type the engine emits gives exactly one line. An event of a type this module does
     not know gives no line rather than an error, so a newer engine never breaks the log.
@@ -61,7 +58,7 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
         if event.get("type") == PLAYED_BY:
             names = played_by_names(names, event["seat"])
             continue
-        line = narrate_event(event, names)
+        line = narrate_event(event, names, options)
         if line is not None:
             lines.append(line)
     return lines
@@ -78,8 +75,13 @@ def played_by_names(names: Sequence[str], seat: int) -> list[str]:
     return marked
 
 
-def narrate_event(event: Event, names: Sequence[str]) -> str | None:
+def narrate_event(event: Event, names: Sequence[str], options: Options | None = None) -> str | None:
     """The line for one event, or None for an event type this module does not know."""
+    kind = event.get("type")
+    if kind == "message_drawn":
+        return _message_drawn(event, names, options)
+    if kind == "message_resolved":
+        return _message_resolved(event, names, options)
     narrator = _NARRATORS.get(event.get("type", ""))
     return None if narrator is None else narrator(event, names)
 
@@ -177,19 +179,19 @@ def _follower_returned(event: Event, names: Sequence[str]) -> str:
     return f"{_name(names, event['seat'])}'s {_role(feature)} returns from {place}"
 
 
-def _message_drawn(event: Event, names: Sequence[str]) -> str:
-    text = _action_text(event["action"])
+def _message_drawn(event: Event, names: Sequence[str], options: Options | None = None) -> str:
+    text = _action_text(event["action"], options)
     return f"{_name(names, event['seat'])} draws message {event['message']}: {text}"
 
 
-def _message_resolved(event: Event, names: Sequence[str]) -> str:
+def _message_resolved(event: Event, names: Sequence[str], options: Options | None = None) -> str:
     name = _name(names, event["seat"])
     points = event.get("points", 0)
     if event.get("choice") == "points":
         return f"{name} takes the {_points(points)} instead of the action"
     action = event.get("action")
     if action == "extra_tile":
-        outcome = "one more tile"
+        outcome = _lower_first(_action_text(action, options)).removeprefix("place ")
     elif event.get("follower"):
         follower = event["follower"]
         role = _role(follower["feature"])
@@ -237,10 +239,10 @@ def _game_over(event: Event, names: Sequence[str]) -> str:
 
 def _undone(event: Event, names: Sequence[str]) -> str:
     """Which entry a correction at a tabletop game took back, in the words of the entry."""
-    return f"Undone by {_name(names, event['seat'])}: {_entry_words(event['action'], names)}"
+    return f"Undone by {_name(names, event['seat'])}: {entry_words(event['action'], names)}"
 
 
-def _entry_words(action: Event, names: Sequence[str]) -> str:
+def entry_words(action: Event, names: Sequence[str]) -> str:
     """An entry of a tabletop game's log in words ("Ann scores 4 for a city")."""
     whose = _name(names, action["seat"])
     kind = action["type"]
@@ -346,7 +348,7 @@ def _lapsed(event: Event, names: Sequence[str]) -> str:
             if action.get("points") is not None:
                 how += f", {_points(action['points'])}"
         return f"No longer applies: {whose}'s message {event['message']} ({how})"
-    return f"No longer applies: {_entry_words(action, names)}"
+    return f"No longer applies: {entry_words(action, names)}"
 
 
 def _undrawn(event: Event, names: Sequence[str]) -> str:
@@ -417,8 +419,11 @@ def _place(where: Mapping[str, Any] | None, kind: str) -> str:
     return f"the {feature} at ({where['x']}, {where['y']})"
 
 
-def _action_text(action: str) -> str:
-    """The message's words as printed on the tile (the engine's text), or the action's name."""
+def _action_text(action: str, options: Options | None = None) -> str:
+    """The message's words in the table's edition (the engine's ``message_text``), or as
+    printed on the first editions' tiles without the options, or the action's name."""
+    if options is not None and action in _ACTIONS:
+        return message_text(options, MessageAction(action))
     return _ACTION_TEXT.get(action, action.replace("_", " "))
 
 

@@ -34,6 +34,7 @@ from .engine.commands import (
 from .engine.corrections import plays
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision, TurnOver
 from .engine.events import LoggedEvent, PlayedBy
+from .engine.outlook import figure_outlooks
 from .engine.state import Event, GameState, Mode, apply, effective
 from .engine.views import pending
 from .jsontext import dumps
@@ -257,10 +258,16 @@ def preview(
     the log would show, the entries that would lapse and every seat's figures after it.
 
     Host only; refused with the code and reason the correction itself would be refused with.
+    A ``score`` or ``score_shared`` is previewed by ``entry_preview``.
     """
     parsed = _parse(command)
+    if isinstance(parsed, Score | ScoreShared):
+        assert isinstance(command, Mapping)
+        return entry_preview(code, seat, command, parsed, host=host)
     if not isinstance(parsed, Correct):
-        raise CommandRefused("malformed", "A preview shows a 'correct' command only.")
+        raise CommandRefused(
+            "malformed", "A preview shows a 'correct', 'score' or 'score_shared' command only."
+        )
     if seat is None and not host:
         raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
     with transaction.atomic():
@@ -276,7 +283,9 @@ def preview(
         _check_host_only(state, table, sender, parsed)
         after, events = _correct(state, table, acting, parsed)
     names = [player.name for player in after.players]
-    lines = narrate([event for event in events if event["type"] != "message_drawn"], names)
+    lines = narrate(
+        [event for event in events if event["type"] != "message_drawn"], names, after.options
+    )
     # Which message a correction would draw is hidden until the correction is made: a preview
     # must not let the host peek at the stack.
     lines += [
@@ -336,6 +345,58 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
             }
             for index, action in reversed(found)
         ],
+    }
+
+
+def entry_preview(
+    code: str,
+    seat: int | None,
+    command: Mapping[str, Any],
+    parsed: Score | ScoreShared,
+    *,
+    host: bool | None = None,
+) -> dict[str, Any]:
+    """Where each named seat's figures would land with a tabletop entry's points, and whether
+    that would draw a message (``outlook.figure_outlook``), computed and not saved.
+
+    Allowed to whoever may send the entry itself (the host for any seat, a player for their
+    own seat or a shared scoring that includes it), and refused with the codes the entry would
+    get: the entry is applied to the table's state and thrown away, so every rule it breaks is
+    the engine's to say.
+    """
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+    with transaction.atomic():
+        row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
+        if row is None:
+            raise CommandRefused("no_table", "There is no such table.")
+        table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+        if table.status == Table.Status.LOBBY:
+            raise CommandRefused("not_started", "The game has not started yet.", table.version)
+        state = tables.load_state_at((table.id, table.code), table.version)
+    if state.mode is not Mode.TABLETOP:
+        raise CommandRefused(
+            "illegal", "Entries are previewed at tabletop games only.", table.version
+        )
+    sender = _Sender(table.id, seat, host)
+    if isinstance(parsed, Score):
+        acting = _acting_seat(state, table, sender, command.get("seat"), parsed)
+        seats = [acting]
+    else:
+        _check_shared_sender(table, sender, parsed)
+        acting = seat if seat is not None else _default_seat(state, table, parsed)
+        seats = list(parsed.seats)
+    _apply(state, table, acting, parsed)
+    figures = [
+        {"seat": named, **option}
+        for named in seats
+        for option in figure_outlooks(state, named, parsed.points)
+    ]
+    return {
+        "type": "preview",
+        "command": dict(command),
+        "version": table.version,
+        "figures": figures,
     }
 
 
@@ -479,7 +540,7 @@ def _meanwhile(state: GameState, since: Sequence[Mapping[str, Any]]) -> str:
     """What the entries since a client's version did, in words: "4 points were entered for
     Cleo", for a refusal that must say why the client's entry did not count."""
     names = [player.name for player in state.players]
-    said = [_entry_words(action, names) for action in since if action["type"] != "choose_figure"]
+    said = [entry_words(action, names) for action in since if action["type"] != "choose_figure"]
     if not said:
         said = ["a figure was chosen"] if since else ["the game moved on"]
     shown = said[-_MEANWHILE_SHOWN:]
@@ -489,7 +550,7 @@ def _meanwhile(state: GameState, since: Sequence[Mapping[str, Any]]) -> str:
     return text
 
 
-def _entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
+def entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
     """One entry in words for a refusal's "Meanwhile ..."."""
 
     def name(seat: int) -> str:
@@ -719,7 +780,9 @@ def _save(
         lines=[
             line
             for entry in entries
-            for line in narrate(entry.events, [player.name for player in state.players])
+            for line in narrate(
+                entry.events, [player.name for player in state.players], state.options
+            )
         ],
         view_json=tables.public_view_json(state),
         finished=state.finished,

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
 from . import presence
+from .engine.messengers import DARK_EVERY, SCOREBOARD_SPACES, message_names
 from .engine.presets import PRESET_NAMES, resolve_options
+from .engine.wording import message_rule
 from .lobby import COLOURS, rematch_seat
 from .models import Seat, Table
 from .narration import final_breakdown, narrate
@@ -21,6 +23,12 @@ from .seating import Viewer, away_seconds, viewer
 from .tables import effective_events, history_entries, load_state, public_view_json
 
 _SYMBOLS = {colour.id: colour.symbol for colour in COLOURS}
+
+TRACK: Final = {
+    "spaces": SCOREBOARD_SPACES,
+    "dark": list(range(0, SCOREBOARD_SPACES, DARK_EVERY)),
+}
+"""The score track the scoreboard draws: its spaces and the dark ones (messengers.md §1)."""
 
 
 class NoSuchTable(LookupError):
@@ -88,6 +96,7 @@ def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> d
     if host is None:
         host = own is not None and own.token == host_token
     now = timezone.now()
+    options = resolve_options(table.preset, table.overrides)
     return {
         "code": table.code,
         "status": table.status,
@@ -95,7 +104,10 @@ def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> d
         "preset_name": PRESET_NAMES[table.preset],
         "mode": table.mode,
         "max_seats": table.max_seats,
-        "options": resolve_options(table.preset, table.overrides).to_json(),
+        "options": options.to_json(),
+        "message_names": message_names(options),
+        "message_rule": message_rule(options),
+        "track": TRACK,
         "seats": [
             {
                 "seat": s.index,
@@ -265,4 +277,5 @@ def history_of(table: Table) -> list[str]:
     if table.setup is None:
         return []
     names = table.setup["players"]
-    return [line for events in history_entries(table) for line in narrate(events, names)]
+    options = resolve_options(table.preset, table.overrides)
+    return [line for events in history_entries(table) for line in narrate(events, names, options)]

@@ -35,6 +35,7 @@ from .engine.state import (
 from .engine.views import view
 from .jsontext import dumps
 from .models import Checkpoint, LogEntry, Table
+from .narration import entry_words
 
 CACHE_SIZE: Final = 2000
 logger = logging.getLogger(__name__)
@@ -266,6 +267,10 @@ def public_view_json(state: GameState) -> str:
     ``you``: a page learns its seat from its snapshot's ``table.you``."""
     shared = view(state, None)
     del shared["you"]
+    if "undoable" in shared:
+        undoable = shared["undoable"]
+        names = [player.name for player in state.players]
+        shared["undo_text"] = None if undoable is None else entry_words(undoable, names)
     return dumps(shared)
 
 

@@ -33,7 +33,8 @@ async def test_the_host_previews_and_corrects_an_earlier_entry() -> None:
         "entry": 0,
         "replacement": {"seat": 0, "type": "score", "points": 6, "figure": "meeple"},
     }
-    # A player's phone may not preview or correct; a preview of anything but a correction, or
+    # A player's phone may not preview or correct; a preview of anything but a correction or an
+    # entry of points, or
     # without a command object, is refused with a reason.
     await bob.send({"type": "preview", "command": fix})
     assert await error_code(bob) == "not_host"
@@ -41,7 +42,7 @@ async def test_the_host_previews_and_corrects_an_earlier_entry() -> None:
     assert await error_code(bob) == "not_host"
     await host.send({"type": "preview", "command": [1]})
     assert await error_code(host) == "malformed"
-    await host.send({"type": "preview", "command": {"type": "score", "points": 2}})
+    await host.send({"type": "preview", "command": {"type": "end_turn"}})
     assert await error_code(host) == "malformed"
     await host.send({"type": "preview", "command": {**fix, "entry": 1}})
     assert await error_code(host) == "illegal"

@@ -48,7 +48,12 @@ ACTIONS = tuple(TABLE_4)
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")
 # messengers.md §3, row message_set.
 SET_COLUMN = {"c1-zmg": 0, "c2-hig": 1, "c2-zmg": 1, "c3": 2}
-TWO_POINTS = {"choice": "points", "points": 2}
+TWO_POINTS = {
+    "choice": "points",
+    "points": 2,
+    "label": "Take 2 points",
+    "command": {"type": "resolve_message", "choice": "points"},
+}
 SPARE = "U"
 """A last tile for Bob, so that the game does not end (and final scoring add points) right
 after Ann's message; a straight road fits somewhere on every board below."""
@@ -102,10 +107,18 @@ def column_game(
     return close_column(g)
 
 
+PRESENTATION = ("label", "command", "mark", "skip")
+"""A choice's words, command and board mark: tested in test_prompts.py; the rules here."""
+
+
 def action_choices(g: Game) -> list[dict[str, Any]]:
-    """The ``action`` choices offered for the revealed message."""
+    """The ``action`` choices offered for the revealed message, without their presentation."""
     assert g.pending is not None and g.pending["type"] == "resolve_message"
-    return [choice for choice in g.pending["choices"] if choice["choice"] == "action"]
+    return [
+        {key: value for key, value in choice.items() if key not in PRESENTATION}
+        for choice in g.pending["choices"]
+        if choice["choice"] == "action"
+    ]
 
 
 def only_action(g: Game) -> dict[str, Any]:

@@ -124,7 +124,12 @@ def test_revealed_message_view() -> None:
         assert choices[0]["points"] == 3
         assert choices[0]["score_optional"] is True
         assert (choices[0]["x"], choices[0]["y"], choices[0]["feature"]) == (0, -3, "field")
-        assert choices[1] == {"choice": "points", "points": 2}
+        assert choices[1] == {
+            "choice": "points",
+            "points": 2,
+            "label": "Take 2 points",
+            "command": {"type": "resolve_message", "choice": "points"},
+        }
         assert len(choices) == 2
     _assert_same_for_every_seat(state)
     bag = tuple(reversed(state.bag))

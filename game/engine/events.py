@@ -274,12 +274,34 @@ class PlaceFollower(TypedDict):
     followers_in_supply: int
 
 
+WhyNot = Literal["not_active", "alone_rule", "cap", "chain_off", "already_earned", "final"]
+"""Why a figure landing on a dark space draws no message (docs/protocol.md, ``why_not``)."""
+
 FigureOption = TypedDict(
     "FigureOption",
-    {"figure": str, "from": int, "to": int, "total": int, "dark": bool},
+    {
+        "figure": str,
+        "from": int,
+        "to": int,
+        "total": int,
+        "laps": int,
+        "dark": bool,
+        "draws_message": bool,
+        "maybe": bool,
+        "why_not": WhyNot | None,
+        "note": str,
+    },
 )
-"""A figure's space now (``from``) and after the points (``to``); ``from`` is a Python keyword,
-hence the functional form."""
+"""A figure's space now (``from``) and after the points (``to``), the laps past space 0, and
+whether the move would draw the active player a message, judged now (``outlook.py``); ``from``
+is a Python keyword, hence the functional form."""
+
+
+class PreviewFigure(FigureOption):
+    """One figure of one seat in a tabletop entry's preview: the outlook of that seat's points
+    going on that figure now."""
+
+    seat: int
 
 
 class ChooseFigure(TypedDict):
@@ -295,24 +317,50 @@ class ChooseFigure(TypedDict):
     action: NotRequired[str]
     where: NotRequired[Place]
     category: NotRequired[str]
+    for_what: str
     options: list[FigureOption]
+
+
+class ResolveCommand(TypedDict):
+    """The ``resolve_message`` command a choice stands for, exactly as the engine takes it."""
+
+    type: Literal["resolve_message"]
+    choice: Literal["points", "action"]
+    x: NotRequired[int]
+    y: NotRequired[int]
+    feature: NotRequired[str]
+    at: NotRequired[str]
+    score: NotRequired[bool]
+
+
+class Skip(TypedDict):
+    """Message 8's other way where scoring is optional: return the follower without scoring."""
+
+    label: str
+    command: ResolveCommand
 
 
 @final
 class MessageChoice(TypedDict):
     """A way to resolve the revealed message: its 2 points or its action. ``points`` None: the
-    action's points are entered at the table; ``feature``: the feature the action scores."""
+    action's points are entered at the table; ``feature``: the feature the action scores;
+    ``label``: its words; ``command``: what the page sends for it; ``mark``: the number the
+    page draws on the board at ``feature``."""
 
     choice: Literal["points", "action"]
     points: int | None
     entered_at_table: NotRequired[bool]
     feature: NotRequired[Place]
+    label: str
+    command: ResolveCommand
+    mark: NotRequired[int]
 
 
 @final
 class ReturnChoice(TypedDict):
     """Message 8 in board mode: one of the seat's followers to score (perhaps optionally) and
-    return, named by ``x``, ``y``, ``feature`` and ``at``."""
+    return, named by ``x``, ``y``, ``feature`` and ``at``; ``mark``: the number the page draws
+    at that follower; ``skip``: returning it without scoring, where the edition allows."""
 
     choice: Literal["action"]
     points: int
@@ -321,6 +369,29 @@ class ReturnChoice(TypedDict):
     y: int
     feature: str
     at: NotRequired[str]
+    label: str
+    command: ResolveCommand
+    mark: int
+    skip: NotRequired[Skip]
+
+
+Unavailability = Literal[
+    "no_tiles_left",
+    "no_follower",
+    "no_follower_on_road",
+    "no_follower_in_city",
+    "no_follower_in_monastery",
+    "no_coat_of_arms",
+    "no_knight",
+    "no_farmer",
+]
+
+
+class Unavailable(TypedDict):
+    """Why a message's action is not offered now, as a code and in words."""
+
+    reason: Unavailability
+    text: str
 
 
 class ResolveMessage(TypedDict):
@@ -330,6 +401,7 @@ class ResolveMessage(TypedDict):
     action: str
     text: str
     choices: list[MessageChoice | ReturnChoice]
+    unavailable: Unavailable | None
 
 
 class EndTurn(TypedDict):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, Protocol
 
 from .board import Board, Segment
-from .presets import MessageSet, Options, ScoreAndReturn, Trigger
+from .presets import ExtraTile, MessageSet, Options, ScoreAndReturn, Trigger
 from .scoring import final_value, holds_majority
 from .tiles import FeatureKind
 
@@ -174,6 +174,68 @@ def qualifying_figures(
         ):
             count += 1
     return count
+
+
+class Standing(Protocol):
+    """A seat's two figures as the round's end judges them (``PlayerState`` is one)."""
+
+    def points_on(self, figure: Figure, /) -> int: ...
+
+
+def round_messages(
+    options: Options,
+    active: int,
+    movements: Sequence[Movement],
+    standings: Sequence[Standing],
+    any_order: bool,
+) -> int:
+    """How many messages a round of scoring earns the active seat as it ends (messengers.md §3
+    ``trigger``, ``alone_rule``, ``messages_per_round``; only the active player draws).
+
+    The one judgement of a round: the runner applies it when the round ends, and the figure
+    outlook (``outlook.py``) applies it to a round that has not ended yet, with or without the
+    points a seat is about to place, so that a promise and the outcome cannot disagree.
+    """
+    if not any(m.seat == active for m in movements):
+        return 0
+    others = {
+        space(standing.points_on(figure))
+        for seat, standing in enumerate(standings)
+        if seat != active
+        for figure in Figure
+    }
+    own = standings[active]
+    earned = qualifying_figures(
+        options,
+        active,
+        movements,
+        {figure: own.points_on(figure) for figure in Figure},
+        others,
+        any_order,
+    )
+    return min(earned, options.messages_per_round)
+
+
+def cap_reached(options: Options, messages_this_turn: int) -> bool:
+    """Whether the edition's cap on messages per turn (``messages_per_turn``) forbids another."""
+    cap = options.messages_per_turn
+    return cap is not None and messages_this_turn >= cap
+
+
+def message_text(options: Options, action: MessageAction) -> str:
+    """The edition's words for a message's action: C3's "one more tile" is a whole extra turn
+    (``extra_tile = extra_turn``), and its tile says so."""
+    if action is _A.EXTRA_TILE and options.extra_tile is ExtraTile.EXTRA_TURN:
+        return "Play an extra turn"
+    return MESSAGE_TEXT[action]
+
+
+def message_names(options: Options) -> dict[str, str]:
+    """Each message number of the table's message set in the edition's words."""
+    return {
+        str(number): message_text(options, action)
+        for number, action in MESSAGE_SETS[options.message_set].items()
+    }
 
 
 # Message actions on the board --------------------------------------------------------------

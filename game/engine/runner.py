@@ -52,9 +52,10 @@ from .messengers import (
     Movement,
     ReturnTarget,
     action_offer,
+    cap_reached,
     is_dark,
-    qualifying_figures,
     return_targets,
+    round_messages,
     space,
 )
 from .presets import ExtraTile, FigureChoice, FinalFigure
@@ -317,29 +318,17 @@ class Work:
 
     def end_round(self, step: EndRound) -> None:
         movements, self.movements = self.movements or [], None
-        if not self.round_can_draw or not any(m.seat == self.active for m in movements):
+        if not self.round_can_draw:
             return
-        seat = self.active
-        player = self.players[seat]
-        others = {
-            space(other.points_on(figure))
-            for other_seat, other in enumerate(self.players)
-            if other_seat != seat
-            for figure in Figure
-        }
-        earned = qualifying_figures(
-            self.options,
-            seat,
-            movements,
-            {figure: player.points_on(figure) for figure in Figure},
-            others,
-            any_order=not self.tabletop,
+        earned = round_messages(
+            self.options, self.active, movements, self.players, any_order=not self.tabletop
         )
-        self.push(*[DrawMessage()] * min(earned, self.options.messages_per_round))
+        self.push(*[DrawMessage()] * earned)
 
     def draw_message(self, step: DrawMessage) -> None:
-        cap = self.options.messages_per_turn
-        if cap is not None and self.messages_this_turn >= cap:
+        if cap_reached(self.options, self.messages_this_turn):
+            cap = self.options.messages_per_turn
+            assert cap is not None
             capped: events.MessageCapped = {
                 "type": "message_capped",
                 "seat": self.active,

@@ -25,24 +25,34 @@ from .events import (
     MessageChoice,
     Pending,
     PlaceFollower,
+    ResolveCommand,
     ResolveMessage,
     ReturnChoice,
     Spot,
+    Unavailable,
 )
 from .messengers import (
     MESSAGE_POINTS,
-    MESSAGE_TEXT,
-    Figure,
     MessageAction,
     action_offer,
-    is_dark,
+    message_text,
     return_targets,
     space,
 )
+from .outlook import figure_outlooks
 from .presets import PRESET_NAMES
 from .runner import ANY_SEAT, waiting_for
 from .state import GameState, Mode, effective
 from .tiles import CATALOGUE, FeatureKind
+from .wording import (
+    FOLLOWER_ROLES,
+    action_label,
+    for_what,
+    points_label,
+    return_label,
+    skip_label,
+    unavailable,
+)
 
 
 def pending(state: GameState) -> Pending | None:
@@ -73,6 +83,7 @@ def pending(state: GameState) -> Pending | None:
     if isinstance(step, Award):
         # The award's details are the optional keys of the prompt (where, category, choice,
         # action), named by the code that builds each Award.
+        details = dict(step.details)
         return cast(
             ChooseFigure,
             {
@@ -80,7 +91,8 @@ def pending(state: GameState) -> Pending | None:
                 "type": "choose_figure",
                 "points": step.points,
                 "reason": step.reason,
-                **dict(step.details),
+                **details,
+                "for_what": for_what({"reason": step.reason, **details}),
                 "options": figure_options(state, seat, step.points),
             },
         )
@@ -91,6 +103,7 @@ def pending(state: GameState) -> Pending | None:
             "type": "choose_figure",
             "final": True,
             "points": player.score,
+            "for_what": for_what({"final": True}),
             "options": figure_options(state, seat, player.score, merge=True),
         }
     if isinstance(step, AwaitMessage):
@@ -136,63 +149,103 @@ def follower_spots(state: GameState, seat: int) -> PlaceFollower:
 def figure_options(
     state: GameState, seat: int, points: int, merge: bool = False
 ) -> list[FigureOption]:
-    """Each figure's current and resulting space, and whether it would land on a dark space."""
-    player = state.players[seat]
-    options: list[FigureOption] = []
-    for figure in Figure:
-        start = player.points_on(figure)
-        total = player.score if merge else start + points
-        options.append(
-            {
-                "figure": figure.value,
-                "from": space(start),
-                "to": space(total),
-                "total": total,
-                "dark": is_dark(total),
-            }
-        )
-    return options
+    """Each figure's current and resulting space, and whether the move would draw a message
+    (``outlook.py``: the engine's own judgement of the round, with the reason when not)."""
+    return figure_outlooks(state, seat, points, merge)
 
 
 def message_choices(state: GameState) -> ResolveMessage:
-    """The revealed message and what each way of resolving it would give now."""
+    """The revealed message and each way of resolving it: what it gives now, its words, the
+    command that takes it and, for a place on the board, the number the page marks it with."""
     revealed = state.revealed
     assert revealed is not None
-    choices: list[MessageChoice | ReturnChoice] = [{"choice": "points", "points": MESSAGE_POINTS}]
+    text = message_text(state.options, revealed.action)
+    choices: list[MessageChoice | ReturnChoice] = [
+        {
+            "choice": "points",
+            "points": MESSAGE_POINTS,
+            "label": points_label(MESSAGE_POINTS),
+            "command": {"type": "resolve_message", "choice": "points"},
+        }
+    ]
+    action_command: ResolveCommand = {"type": "resolve_message", "choice": "action"}
+    missing: Unavailable | None = None
     if state.mode is Mode.TABLETOP:
         if revealed.action is MessageAction.EXTRA_TILE:
-            choices.append({"choice": "action", "points": 0})
-        else:
-            choices.append({"choice": "action", "points": None, "entered_at_table": True})
-    elif revealed.action.value == "score_and_return":
-        assert state.board is not None
-        variant = state.options.score_and_return
-        for target in return_targets(state.board, revealed.seat, variant):
-            # Skipping a scoring of 0 points is the same move as taking it: offer it once.
             choices.append(
                 {
                     "choice": "action",
-                    "points": target.points,
-                    "score_optional": target.score_optional and target.points > 0,
-                    **state.board.describe(target.segment),
+                    "points": 0,
+                    "label": action_label(text, revealed.action, 0),
+                    "command": action_command,
                 }
             )
+        else:
+            choices.append(
+                {
+                    "choice": "action",
+                    "points": None,
+                    "entered_at_table": True,
+                    "label": "Carry out the action: points counted at the table",
+                    "command": action_command,
+                }
+            )
+    elif revealed.action is MessageAction.SCORE_AND_RETURN:
+        assert state.board is not None
+        variant = state.options.score_and_return
+        for mark, target in enumerate(return_targets(state.board, revealed.seat, variant), start=1):
+            place = state.board.describe(target.segment)
+            role = FOLLOWER_ROLES.get(place["feature"], "follower")
+            command: ResolveCommand = {**action_command, **place}  # type: ignore[typeddict-item]
+            # Skipping a scoring of 0 points is the same move as taking it: offer it once.
+            optional = target.score_optional and target.points > 0
+            choice: ReturnChoice = {
+                "choice": "action",
+                "points": target.points,
+                "score_optional": optional,
+                **place,  # type: ignore[typeddict-item]
+                "label": return_label(target.points, role),
+                "command": command,
+                "mark": mark,
+            }
+            if optional:
+                choice["skip"] = {
+                    "label": skip_label(role),
+                    "command": {**command, "score": False},
+                }
+            choices.append(choice)
+        if len(choices) == 1:
+            missing = _unavailable(state, revealed.action)
     else:
         assert state.board is not None
         offer = action_offer(state.board, revealed.seat, revealed.action, bool(state.bag))
-        if offer is not None:
-            choice: MessageChoice = {"choice": "action", "points": offer.points}
+        if offer is None:
+            missing = _unavailable(state, revealed.action)
+        else:
+            offered: MessageChoice = {
+                "choice": "action",
+                "points": offer.points,
+                "label": action_label(text, revealed.action, offer.points),
+                "command": action_command,
+            }
             if offer.feature is not None:
-                choice["feature"] = state.board.describe(offer.feature)
-            choices.append(choice)
+                offered["feature"] = state.board.describe(offer.feature)
+                offered["mark"] = 1
+            choices.append(offered)
     return {
         "seat": state.active,
         "type": "resolve_message",
         "message": revealed.message,
         "action": revealed.action.value,
-        "text": MESSAGE_TEXT[revealed.action],
+        "text": text,
         "choices": choices,
+        "unavailable": missing,
     }
+
+
+def _unavailable(state: GameState, action: MessageAction) -> Unavailable:
+    reason, words = unavailable(action, state.players[state.active].name)
+    return {"reason": reason, "text": words}
 
 
 def board_view(board: Board) -> dict[str, Any]:
@@ -248,7 +301,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "seat": state.revealed.seat,
             "message": state.revealed.message,
             "action": state.revealed.action.value,
-            "text": MESSAGE_TEXT[state.revealed.action],
+            "text": message_text(state.options, state.revealed.action),
         },
         "pending": pending(state),
     }
