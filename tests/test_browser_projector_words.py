@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests import servers
 from tests.browser_pages import create_table
-from tests.test_browser import ConsoleWatch
+from tests.test_browser import ConsoleWatch, screenshot
 from tests.test_browser_projector import Host, overlay_at
 
 pytestmark = pytest.mark.services
@@ -148,6 +148,7 @@ def test_the_third_editions_message_4_is_an_extra_turn_in_the_servers_words(
     text = plain(shown["text"])
     assert "Play an extra turn" in text and "Ann plays an extra turn" in text, shown
     assert "one more tile" not in text, shown
+    screenshot(tv, "projector-outcome-extra-turn.png")
     assert not watch.errors, watch.errors
     tv.context.close()
     host.page.context.close()
