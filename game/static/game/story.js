@@ -3,7 +3,7 @@
 // category, the messages drawn, and the results to keep (results.png drawn here from the chart,
 // results.csv from the server). Loaded by the pages only when the story is first shown.
 
-import { colourOf, html, raw } from "./shared.js";
+import { colourOf, html, isolate, nameHtml, raw, swatchHtml } from "./shared.js";
 
 const CATEGORY = {
   road: "Road",
@@ -57,10 +57,7 @@ const CHOSEN = { points: "Points", action: "Action" };
 function draw(box, story, big) {
   const seats = story.players.map((name, seat) => ({ name, seat, colour: colourOf(story.colours[seat]) }));
   const width = big ? 960 : Math.max(360, Math.min(720, box.clientWidth || 640));
-  const who = (seat) => {
-    const c = seats[seat].colour;
-    return html`<span class="sw" style="background:${c.hex};color:${c.ink}">${c.symbol}</span> ${seats[seat].name}`;
-  };
+  const who = (seat) => html`${swatchHtml({ colour: story.colours[seat] })} ${nameHtml(seats[seat].name)}`;
   const cats = story.categories;
   const totals = story.totals.map(
     (row, seat) =>
@@ -141,7 +138,7 @@ function chart(story, seats, width, big) {
       text(
         left + font * 1.4,
         ly,
-        `${place[seat] ? `${place[seat]}. ` : ""}${name}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`,
+        `${place[seat] ? `${place[seat]}. ` : ""}${isolate(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`,
       ),
     );
   });
