@@ -83,6 +83,11 @@ def test_a_name_like_markup_shows_as_text_everywhere(server: str, browser: Brows
 
     # The lobby names who starts the game; the track's legend lists the seats.
     expect(tv.locator(".pj-lobby-text")).to_contain_text(f"Waiting for {HOSTILE} to start the game")
+    # Beside the join code and its warning (this address works on this computer only), the
+    # lobby's words keep their room, with the edition's rule of when a message is drawn.
+    expect(tv.locator(".pj-lobby-text")).to_be_visible()
+    expect(tv.locator(".pj-qr-warning")).to_be_visible()
+    expect(tv.locator(".pj-message-rule")).to_contain_text("dark space draws a message")
     expect(tv.locator(".sb-name-text").first).to_have_text(HOSTILE)
     assert tv.evaluate(NO_ELEMENT) == 0
 
