@@ -20,6 +20,8 @@ const OUTCOME_MS = 5000;
 export const GAME_OVER_MS = 10000;
 // The events that end a message's outcome: the next turn, or the next message drawn.
 const OUTCOME_ENDS = new Set(["turn_started", "message_drawn", "game_ending"]);
+// At most this many of those lines: the resolution's own and the first things it brought about.
+const OUTCOME_LINES = 3;
 
 function showOverlay(key, kind, markup) {
   const overlay = elements.overlay;
@@ -85,7 +87,7 @@ function outcomeLines(events, lines, at) {
   for (let i = at; i < events.length && !(i > at && OUTCOME_ENDS.has(events[i].type)); i += 1) {
     if (narrated[i]) picked.push(lines[line++]);
   }
-  return picked;
+  return picked.slice(0, OUTCOME_LINES);
 }
 
 /** The message drawn, in the edition's words, and the points offered instead when the server
