@@ -380,7 +380,10 @@ def entry_preview(
         )
     sender = _Sender(table.id, seat, host)
     if isinstance(parsed, Score):
-        acting = _acting_seat(state, table, sender, command.get("seat"), parsed)
+        named = command.get("seat")
+        if named is not None and (not isinstance(named, int) or isinstance(named, bool)):
+            raise CommandRefused("malformed", "'seat' must be a seat number", table.version)
+        acting = _acting_seat(state, table, sender, named, parsed)
         seats = [acting]
     else:
         _check_shared_sender(table, sender, parsed)

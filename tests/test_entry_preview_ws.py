@@ -130,6 +130,8 @@ async def test_previews_are_refused_like_the_entries_and_change_nothing() -> Non
     await refused(host, score(10**9, seat=0), "malformed")
     await refused(host, score(4, seat=7), "malformed")
     await refused(host, score(4, seat="0"), "malformed")
+    await refused(host, score(4, seat=False), "malformed")
+    await refused(host, score(4, seat=0.0), "malformed")
     await refused(host, {"type": "score", "points": 4, "seat": 0, "figure": "dragon"}, "malformed")
     await refused(host, {"type": "score", "points": 4, "seat": 0, "extra": 1}, "malformed")
     await refused(

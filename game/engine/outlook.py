@@ -57,12 +57,7 @@ def figure_outlooks(
 ) -> list[FigureOption]:
     """Each of ``seat``'s figures, as if ``points`` went on it now (``merge``: as if it took
     the seat's whole score at the end of the game)."""
-    before = _earned_now(state)
-    more = _more_points_this_round(state)
-    return [
-        figure_outlook(state, seat, figure, points, merge, before=before, more_to_come=more)
-        for figure in Figure
-    ]
+    return [figure_outlook(state, seat, figure, points, merge) for figure in Figure]
 
 
 def figure_outlook(
@@ -98,6 +93,10 @@ def figure_outlook(
         why = "chain_off"
     elif cap_reached(options, state.messages_this_turn):
         why = "cap"
+    elif not dark and not _may_stop_on_the_way(state, seat, figure):
+        # A landing that is not dark adds no stop on a dark space (the round's judgement, in
+        # short: this is most choices, and ``pending`` runs at every decision).
+        why = None
     else:
         if before is None:
             before = _earned_now(state)
@@ -135,6 +134,16 @@ def figure_outlook(
     }
     option["note"] = figure_note(option, state.players[state.active].name, blocker)
     return option
+
+
+def _may_stop_on_the_way(state: GameState, seat: int, figure: Figure) -> bool:
+    """Whether points that do not end on a dark space may still stop the figure on one: only
+    in board mode under ``on_landing``, where the round's scorings count in any order, and only
+    if the figure has already moved in this round (``messengers.landings``)."""
+    if state.mode is not Mode.BOARD or state.options.trigger is not Trigger.ON_LANDING:
+        return False
+    movements = state.movements or ()
+    return any(move.seat == seat and move.figure is figure for move in movements)
 
 
 def earned_now(state: GameState) -> int:

@@ -317,13 +317,14 @@ class Work:
         self.events.append(returned)
 
     def end_round(self, step: EndRound) -> None:
-        movements, self.movements = self.movements or [], None
-        if not self.round_can_draw:
+        movements, self.movements = self.movements, None
+        if not movements or not self.round_can_draw:
             return
         earned = round_messages(
             self.options, self.active, movements, self.players, any_order=not self.tabletop
         )
-        self.push(*[DrawMessage()] * earned)
+        if earned:
+            self.push(*[DrawMessage()] * earned)
 
     def draw_message(self, step: DrawMessage) -> None:
         if cap_reached(self.options, self.messages_this_turn):

@@ -17,7 +17,8 @@ from typing import Any, Final
 from .commands import parse_command
 from .corrections import plays
 from .events import MessageDrawn, MessageResolved, Points
-from .messengers import MESSAGE_TEXT, MessageAction
+from .messengers import MessageAction, message_text
+from .presets import Options
 from .state import Event, GameState, apply, started
 
 CATEGORIES: Final = ("road", "city", "monastery", "field", "during_play", "message", "final")
@@ -139,7 +140,7 @@ def story(state: GameState) -> Story:
     setup = state.setup
     try:
         replayed, events = started(setup)
-        teller = _Teller(len(setup.players))
+        teller = _Teller(len(setup.players), setup.options)
         teller.read(events)
         for action in counted_actions(state):
             replayed, events = apply(replayed, action["seat"], parse_command(action))
@@ -152,7 +153,8 @@ def story(state: GameState) -> Story:
 class _Teller:
     """Follows the events of a replay: the figures, the categories, the messages."""
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, options: Options) -> None:
+        self.options = options
         self.figures = [{"meeple": 0, "messenger": 0} for _ in range(seats)]
         self.totals: list[dict[str, int]] = [dict.fromkeys(CATEGORIES, 0) for _ in range(seats)]
         self.messages: list[MessageStat] = []
@@ -223,7 +225,7 @@ class _Teller:
                 event["seat"],
                 event["message"],
                 action.value,
-                MESSAGE_TEXT[action],
+                message_text(self.options, action),
                 None,
                 None,
             )

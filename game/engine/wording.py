@@ -80,6 +80,9 @@ def for_what(prompt: Mapping[str, Any]) -> str:
         if action in _SMALLEST_KIND:
             return f"from a message: your smallest {_SMALLEST_KIND[action]}"
         return "from a message"
+    if reason == "tabletop":  # points counted at the table: the entry's category, if any
+        category = prompt.get("category")
+        return f"for a {category}" if category else ""
     if reason:
         return f"for a {reason}"
     return ""
