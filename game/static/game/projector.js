@@ -13,7 +13,7 @@ import { boardHtml, finishedHtml, lobbyHtml, playingHtml, startingHtml } from ".
 import { setupScreen } from "./projector-screen.js";
 import { elements, finalPhase, seatInfo, state } from "./projector-state.js";
 import { renderScoreboard } from "./scoreboard.js";
-import { colourOf } from "./shared.js";
+import { colourOf, html } from "./shared.js";
 
 // The join link reads better without its scheme.
 elements.link.textContent = elements.link.textContent.trim().replace(/^https?:\/\//, "");
@@ -102,7 +102,7 @@ async function loadBoard() {
   const catalogue = JSON.parse(document.getElementById("tile-catalogue").textContent);
   const box = document.createElement("div");
   box.className = "pj-board";
-  box.innerHTML = `<svg class="pj-board-svg" role="img" aria-label="The board"></svg>`;
+  box.innerHTML = html`<svg class="pj-board-svg" role="img" aria-label="The board"></svg>`;
   const board = new Board(box.firstElementChild, catalogue);
   new ResizeObserver(() => board.centre()).observe(box);
   state.board = { board, box, tiles: -1 };
