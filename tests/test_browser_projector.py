@@ -87,7 +87,9 @@ OVERLAY_AT = """version => {
     return {
         hidden: overlay.hidden,
         key: overlay.dataset.key || "",
-        text: overlay.hidden ? "" : overlay.innerText.replace(/\\s+/g, " ").trim(),
+        // The server's lines keep a name between direction isolates (U+2068, U+2069).
+        text: overlay.hidden ? "" : overlay.innerText.replace(/[\u2068\u2069]/g, "")
+            .replace(/\\s+/g, " ").trim(),
         status: main.dataset.status,
         ranking: document.querySelectorAll(".pj-ranking li, .pj-breakdown tbody tr").length,
         turn: document.querySelector(".pj-status .pj-turn")?.innerText ?? "",
@@ -196,7 +198,8 @@ def test_reveals_follow_the_state_of_the_table(server: str, browser: Browser) ->
     assert overlay_at(projector, view["version"])["key"] == "reveal:0:2"
     view = host.command(0, "resolve_message", choice="points")
     shown = overlay_at(projector, view["version"])
-    assert shown["key"] == "outcome:0:2" and "Ann takes 2 points" in shown["text"]
+    assert shown["key"] == "outcome:0:2"
+    assert "Ann takes the 2 points instead of the action" in shown["text"], shown
     # The next entry is newer state: the note is dropped, not played out.
     view = host.command(0, "choose_figure", figure="meeple")
     assert overlay_at(projector, view["version"])["hidden"]

@@ -1,14 +1,14 @@
-// The score track of The Messengers: 50 spaces (0-49) in a rectangular loop, dark on the
-// multiples of 5, both figures of every player on it, and the players' totals beside it. The table
-// page, the console and the projector call `renderScoreboard(container, view, table, { large })`
-// on every update: the track is built once per container, later calls move the figures (they
-// slide, by CSS transition) and redraw the list. It returns `centre`, an element over the inside
-// of the loop that the caller may fill, kept between calls.
+// The score track of The Messengers: its spaces in a rectangular loop, the dark ones marked, both
+// figures of every player on it, and the players' totals beside it. How many spaces there are and
+// which are dark is the server's to say (`table.track`): the page draws what it is given. The
+// table page, the console and the projector call `renderScoreboard(container, view, table,
+// { large })` on every update: the track is built once per container (again only if the table's
+// track differs), later calls move the figures (they slide, by CSS transition) and redraw the
+// list. It returns `centre`, an element over the inside of the loop that the caller may fill,
+// kept between calls.
 
-const SPACES = 50;
-const DARK_EVERY = 5;
-export const TRACK_COLUMNS = 16;
-export const TRACK_ROWS = 11; // 2 * (16 + 11) - 4 = 50 spaces around the rectangle
+import { colourOf, html, isolate, nameHtml, raw } from "./shared.js";
+
 const CELL = 100; // SVG units per space
 const MARGIN = 12;
 const FIGURE = 0.48; // a figure's box, in spaces, when several share a space
@@ -16,6 +16,11 @@ const SINGLE = 0.64; // a figure alone on its space
 const NUMBER_BAND = 0.28; // the outer strip of a space that keeps its number visible
 const NUMBER_BAND_SIDE = 0.34; // the same on the left and right, where numbers lie across it
 const SVG_NS = "http://www.w3.org/2000/svg";
+// The loop's proportions: 16 columns by 11 rows for the 50 spaces of the game's track.
+const ROWS_SHARE = 11 / 27;
+// Until the server has said (a table info without `track`): the spaces of the game's track, with
+// no space marked dark rather than a guess at which are.
+const NO_TRACK = { spaces: 50, dark: [] };
 
 // A meeple, and a messenger (a round pawn carrying a pennant), both in a 100 x 100 box.
 const MEEPLE_PATH =
@@ -25,68 +30,23 @@ const MEEPLE_PATH =
 const MESSENGER_PATH = "M8 68A36 36 0 1 0 80 68A36 36 0 1 0 8 68Z M64 4H71V52H64Z M71 4L98 14L71 24Z";
 const LETTER_AT = { meeple: [50, 57], messenger: [44, 70] };
 
-let colourMap = null;
-
-/** The colour map of the page (`<script id="colours" type="application/json">`, the server's
- * one list of colours); empty without one (every colour then draws grey). */
-export function colours() {
-  if (colourMap) return colourMap;
-  try {
-    colourMap = JSON.parse(document.getElementById("colours").textContent);
-  } catch {
-    return {};
-  }
-  return colourMap;
-}
-
-/** Hex, symbol letter, label and a readable ink for a colour id. */
-export function colourOf(id) {
-  const map = colours();
-  const found = map[id] || { hex: "#888888", symbol: "?", label: id || "" };
-  return { ...found, ink: inkOn(found.hex) };
-}
-
-function inkOn(hex) {
-  const value = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-  if (!value) return "#fff";
-  const n = parseInt(value[1], 16);
-  const lin = (byte) => {
-    const c = byte / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255) > 0.3 ? "#111" : "#fff";
-}
-
-export function escapeHtml(text) {
-  return String(text ?? "").replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
-  );
-}
-
-/** A player's name as HTML, inside <bdi> so that a name written right to left (or holding a
- * direction override) cannot reorder the text around it. */
-export function nameHtml(name) {
-  return `<bdi>${escapeHtml(name)}</bdi>`;
-}
-
-/** A player's name for plain text (titles, labels, toasts): between FIRST STRONG ISOLATE and
- * POP DIRECTIONAL ISOLATE, the plain-text equivalent of <bdi>. */
-export function isolate(name) {
-  return `\u2068${name ?? ""}\u2069`;
-}
-
-export function isDark(space) {
-  return space % DARK_EVERY === 0;
+/** The track's shape for `track` (`table.track`: its number of spaces and its dark ones): the
+ * columns and rows of a loop whose border holds every space, 2 * (columns + rows) - 4 of them. */
+function shapeOf(track) {
+  const spaces = Math.max(8, Math.round(Number(track?.spaces) / 2) * 2 || NO_TRACK.spaces);
+  const half = spaces / 2 + 2;
+  const rows = Math.max(3, Math.round(half * ROWS_SHARE));
+  const dark = new Set((Array.isArray(track?.dark) ? track.dark : []).map(Number));
+  return { spaces, columns: half - rows, rows, dark, key: `${spaces}:${[...dark].sort((a, b) => a - b)}` };
 }
 
 // Geometry --------------------------------------------------------------------------------------
 
 /** Where a space lies: its column and row, and the direction towards the inside of the loop. */
-function cellOf(space) {
-  const last = TRACK_COLUMNS - 1;
-  const bottom = TRACK_ROWS - 1;
-  const s = ((space % SPACES) + SPACES) % SPACES;
+function cellOf(space, shape) {
+  const last = shape.columns - 1;
+  const bottom = shape.rows - 1;
+  const s = ((space % shape.spaces) + shape.spaces) % shape.spaces;
   const [col, row] =
     s <= last
       ? [s, 0]
@@ -130,8 +90,8 @@ function cellOf(space) {
  * A lone figure stands large; up to four stand two abreast, in rows that reach into the loop;
  * a crowd (every figure at 0 when the game starts) stands smaller, on a grid inside the space's
  * own square beside its number, so that it covers neither another space nor its number. */
-function slot(space, index, count) {
-  const { corner, band, inward, outer } = cellOf(space);
+function slot(space, shape, index, count) {
+  const { corner, band, inward, outer } = cellOf(space, shape);
   if (count > 4) return crowdSlot(corner, band, inward, outer, index, count);
   const along = [-inward[1], inward[0]];
   let size;
@@ -178,8 +138,8 @@ function crowdSlot(corner, band, inward, outer, index, count) {
 }
 
 /** Where a space's number is written: along the outer edge, so that figures leave it visible. */
-function numberAt(space) {
-  const { corner, side, inward, outer } = cellOf(space);
+function numberAt(space, shape) {
+  const { corner, side, inward, outer } = cellOf(space, shape);
   const top = (outer[1] - 0.3) * CELL;
   if (side === "left") return [outer[0] * CELL + 7, top, "start"];
   if (side === "right") return [outer[0] * CELL - 7, top, "end"];
@@ -189,60 +149,66 @@ function numberAt(space) {
 
 // Building the track ----------------------------------------------------------------------------
 
-function trackSvg() {
-  const [width, height] = [TRACK_COLUMNS * CELL, TRACK_ROWS * CELL];
-  const parts = [];
-  for (let s = 0; s < SPACES; s += 1) {
-    const { col, row } = cellOf(s);
-    const dark = isDark(s) ? " sb-dark" : "";
-    const [nx, ny, anchor] = numberAt(s);
-    parts.push(
-      `<rect class="sb-space${dark}" x="${col * CELL + 2}" y="${row * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="8"/>`,
-      `<text class="sb-num${dark && " sb-num-dark"}" x="${nx}" y="${ny}" text-anchor="${anchor}">${s}</text>`,
+function trackSvg(shape) {
+  const [width, height] = [shape.columns * CELL, shape.rows * CELL];
+  const spaces = [];
+  for (let s = 0; s < shape.spaces; s += 1) {
+    const { col, row } = cellOf(s, shape);
+    const dark = shape.dark.has(s);
+    const [nx, ny, anchor] = numberAt(s, shape);
+    spaces.push(
+      html`<rect class="sb-space${dark ? " sb-dark" : ""}" data-space="${s}" x="${col * CELL + 2}" y="${row * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="8"/>`,
+      html`<text class="sb-num${dark ? " sb-num-dark" : ""}" x="${nx}" y="${ny}" text-anchor="${anchor}">${s}</text>`,
     );
   }
-  return (
-    `<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="Score track">` +
-    `<rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}" height="${height + MARGIN}" rx="14"/>` +
-    `<rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${parts.join("")}<g class="sb-figures"></g></svg>`
-  );
+  return html`<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="Score track"><rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}" height="${height + MARGIN}" rx="14"/><rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${spaces}<g class="sb-figures"></g></svg>`;
 }
 
-function build(container, large) {
-  const width = TRACK_COLUMNS * CELL + 2 * MARGIN;
-  const height = TRACK_ROWS * CELL + 2 * MARGIN;
+function build(container, large, shape) {
+  const width = shape.columns * CELL + 2 * MARGIN;
+  const height = shape.rows * CELL + 2 * MARGIN;
   const pct = (value, total) => `${((value / total) * 100).toFixed(3)}%`;
   const [x, y] = [pct(CELL + MARGIN, width), pct(CELL + MARGIN, height)];
-  container.innerHTML =
-    `<div class="sb${large ? " sb--large" : ""}"><div class="sb-board" style="aspect-ratio: ${width} / ${height}">` +
-    `<div class="sb-centre" style="left:${x};right:${x};top:${y};bottom:${y}"></div>${trackSvg()}</div><ol class="sb-players"></ol></div>`;
+  container.innerHTML = html`<div class="sb${large ? " sb--large" : ""}"><div class="sb-board" style="aspect-ratio: ${width} / ${height}"><div class="sb-centre" style="left:${x};right:${x};top:${y};bottom:${y}"></div>${trackSvg(shape)}</div><ol class="sb-players"></ol></div>`;
   const root = container.firstElementChild;
-  const state = {
-    root,
-    large,
-    figures: root.querySelector(".sb-figures"),
-    players: root.querySelector(".sb-players"),
-    centre: root.querySelector(".sb-centre"),
-    nodes: new Map(),
+  const board = {
+    root, // the scoreboard's own element, the container's only child
+    large, // drawn for the projector
+    shape, // the track's spaces, dark ones and loop (shapeOf)
+    figures: root.querySelector(".sb-figures"), // the SVG group of every figure
+    players: root.querySelector(".sb-players"), // the players' list beside the track
+    centre: root.querySelector(".sb-centre"), // the inside of the loop, the caller's to fill
+    nodes: new Map(), // a figure's SVG node by "seat:kind", kept so that it slides when it moves
   };
-  container._scoreboard = state;
-  return state;
+  container._scoreboard = board;
+  return board;
 }
 
 // Figures ---------------------------------------------------------------------------------------
 
+const FIGURE_MARKUP = Object.fromEntries(
+  ["meeple", "messenger"].map((kind) => {
+    const [lx, ly] = LETTER_AT[kind];
+    const path = kind === "meeple" ? MEEPLE_PATH : MESSENGER_PATH;
+    const layers = ["glow", "halo", "outline", "body"].map((c) => html`<path class="sb-${c}" d="${path}"/>`);
+    return [
+      kind,
+      String(
+        html`<title></title><g transform="translate(-50 -52)">${layers}<text class="sb-letter" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`,
+      ),
+    ];
+  }),
+);
+
 function figureNode(kind) {
   const g = document.createElementNS(SVG_NS, "g");
   g.setAttribute("class", `sb-fig sb-fig-${kind}`);
-  const [lx, ly] = LETTER_AT[kind];
-  const path = kind === "meeple" ? MEEPLE_PATH : MESSENGER_PATH;
-  g.innerHTML =
-    `<title></title><g transform="translate(-50 -52)">${["glow", "halo", "outline", "body"].map((c) => `<path class="sb-${c}" d="${path}"/>`).join("")}` +
-    `<text class="sb-letter" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`;
+  g.innerHTML = FIGURE_MARKUP[kind];
   return g;
 }
 
-function placeFigures(state, players, table, activeSeat) {
+function placeFigures(board, players, table, activeSeat) {
+  const { spaces } = board.shape;
   // Figures on each space, in seat order, the meeple before the messenger.
   const bySpace = new Map();
   for (const player of players) {
@@ -250,7 +216,7 @@ function placeFigures(state, players, table, activeSeat) {
     for (const kind of ["meeple", "messenger"]) {
       if (player.carrier && player.carrier !== kind) continue;
       const points = player[kind] ?? 0;
-      const space = player[`${kind}_space`] ?? ((points % SPACES) + SPACES) % SPACES;
+      const space = player[`${kind}_space`] ?? ((points % spaces) + spaces) % spaces;
       const figure = { key: `${player.seat}:${kind}`, kind, points, space, player, seatInfo };
       if (!bySpace.has(space)) bySpace.set(space, []);
       bySpace.get(space).push(figure);
@@ -259,34 +225,34 @@ function placeFigures(state, players, table, activeSeat) {
   const keep = new Set();
   for (const [space, list] of bySpace) {
     list.forEach((figure, index) => {
-      let node = state.nodes.get(figure.key);
+      let node = board.nodes.get(figure.key);
       const fresh = !node;
       if (fresh) {
         node = figureNode(figure.kind);
-        state.nodes.set(figure.key, node);
+        board.nodes.set(figure.key, node);
       }
       keep.add(figure.key);
       const colour = colourOf(figure.seatInfo?.colour);
-      const [x, y, size] = slot(space, index, list.length);
+      const [x, y, size] = slot(space, board.shape, index, list.length);
       node.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) scale(${((size * CELL) / 100).toFixed(3)})`;
       node.style.setProperty("--fill", colour.hex);
       node.style.setProperty("--ink", colour.ink);
       node.classList.toggle("is-active", figure.player.seat === activeSeat);
       node.querySelector(".sb-letter").textContent = colour.symbol;
-      const lap = Math.floor(figure.points / SPACES) * SPACES;
+      const lap = Math.floor(figure.points / spaces) * spaces;
       const badge = node.querySelector(".sb-lap");
       badge.style.display = lap > 0 ? "" : "none";
       badge.lastChild.textContent = lap > 0 ? lap : "";
       badge.lastChild.classList.toggle("sb-lap-long", lap >= 100);
       node.querySelector("title").textContent =
         `${isolate(figure.player.name)}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
-      if (fresh) state.figures.appendChild(node);
+      if (fresh) board.figures.appendChild(node);
     });
   }
-  for (const [key, node] of state.nodes) {
+  for (const [key, node] of board.nodes) {
     if (!keep.has(key)) {
       node.remove();
-      state.nodes.delete(key);
+      board.nodes.delete(key);
     }
   }
 }
@@ -297,54 +263,48 @@ function seatOf(table, seat) {
   return (table?.seats || []).find((s) => s.seat === seat) || null;
 }
 
-const ICON_MEEPLE = `<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="true"><path d="${MEEPLE_PATH}"/></svg>`;
-const ICON_MESSENGER = `<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="true"><path d="${MESSENGER_PATH}"/></svg>`;
+const ICON = {
+  meeple: raw(`<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="true"><path d="${MEEPLE_PATH}"/></svg>`),
+  messenger: raw(`<svg class="sb-icon" viewBox="0 0 100 104" aria-hidden="true"><path d="${MESSENGER_PATH}"/></svg>`),
+};
 
 function playersHtml(players, table, view) {
   const finished = Boolean(view?.finished);
   const active = finished || !view ? null : view.active_seat;
   const deciding = finished ? null : view?.pending?.seat;
-  const split = (title, icon, n) => `<span class="sb-split-item"${title}>${icon}${n}</span>`;
-  return players
-    .map((player) => {
-      const seatInfo = seatOf(table, player.seat);
-      const colour = colourOf(seatInfo?.colour);
-      const on = Boolean(seatInfo?.connected);
-      const isActive = player.seat === active;
-      const isDeciding = deciding != null && deciding === player.seat && !isActive;
-      const merged = player.carrier
-        ? split("", player.carrier === "meeple" ? ICON_MEEPLE : ICON_MESSENGER, `carries ${player.score}`)
-        : split(' title="Meeple"', ICON_MEEPLE, player.meeple ?? 0) +
-          split(' title="Messenger"', ICON_MESSENGER, player.messenger ?? 0);
-      const marker = isActive
-        ? `<span class="sb-marker">turn</span>`
-        : isDeciding
-          ? `<span class="sb-marker sb-marker-deciding">deciding</span>`
-          : "";
-      return (
-        `<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}">` +
-        `<span class="sb-swatch" aria-label="${escapeHtml(colour.label)}">${escapeHtml(colour.symbol)}</span>` +
-        `<span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span>` +
-        `<span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? merged : "joined"}${marker}</span></li>`
-      );
-    })
-    .join("");
+  return players.map((player) => {
+    const colour = colourOf(seatOf(table, player.seat)?.colour);
+    const on = Boolean(seatOf(table, player.seat)?.connected);
+    const isActive = player.seat === active;
+    const isDeciding = deciding != null && deciding === player.seat && !isActive;
+    const split = player.carrier
+      ? html`<span class="sb-split-item">${ICON[player.carrier]}carries ${player.score}</span>`
+      : html`<span class="sb-split-item" title="Meeple">${ICON.meeple}${player.meeple ?? 0}</span><span class="sb-split-item" title="Messenger">${ICON.messenger}${player.messenger ?? 0}</span>`;
+    const marker = isActive
+      ? html`<span class="sb-marker">turn</span>`
+      : isDeciding && html`<span class="sb-marker sb-marker-deciding">deciding</span>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span></li>`;
+  });
 }
 
 // The entry point -------------------------------------------------------------------------------
 
-/** Draw the track and the totals of `view` (null in the lobby: `table`'s seats, all at 0) into
- * `container`, `large` on the projector; returns `{ centre }` (see the top of this file). */
+/** Draw the track of `table.track` and the totals of `view` (null in the lobby: `table`'s seats,
+ * all at 0) into `container`, `large` on the projector; returns `{ centre }` (see the top of this
+ * file). */
 export function renderScoreboard(container, view, table, { large = false } = {}) {
-  let state = container._scoreboard;
-  if (!state || state.large !== large || state.root.parentNode !== container) state = build(container, large);
+  const shape = shapeOf(table?.track ?? NO_TRACK);
+  let board = container._scoreboard;
+  if (!board || board.large !== large || board.shape.key !== shape.key || board.root.parentNode !== container) {
+    board = build(container, large, shape);
+  }
   const zero = { score: 0, meeple: 0, messenger: 0, meeple_space: 0, messenger_space: 0, carrier: null };
   const players = view?.players?.length
     ? view.players
     : (table?.seats || []).map((seat) => ({ ...zero, seat: seat.seat, name: seat.name }));
   const activeSeat = view && !view.finished ? view.active_seat : null;
-  placeFigures(state, players, table, activeSeat);
-  state.root.classList.toggle("sb--count-many", players.length > 4);
-  state.players.innerHTML = playersHtml(players, table, view);
-  return { centre: state.centre };
+  placeFigures(board, players, table, activeSeat);
+  board.root.classList.toggle("sb--count-many", players.length > 4);
+  board.players.innerHTML = html`${playersHtml(players, table, view)}`;
+  return { centre: board.centre };
 }

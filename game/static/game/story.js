@@ -3,7 +3,7 @@
 // category, the messages drawn, and the results to keep (results.png drawn here from the chart,
 // results.csv from the server). Loaded by the pages only when the story is first shown.
 
-import { colourOf, escapeHtml as esc } from "./scoreboard.js";
+import { colourOf, html, isolate, nameHtml, raw, swatchHtml } from "./shared.js";
 
 const CATEGORY = {
   road: "Road",
@@ -37,47 +37,38 @@ export async function showStory(box, code, { big = false } = {}) {
   }
   busy.set(box, true);
   if (!document.getElementById("story-style")) {
-    document.head.insertAdjacentHTML("beforeend", `<style id="story-style">${STYLE}</style>`);
+    document.head.insertAdjacentHTML("beforeend", String(html`<style id="story-style">${raw(STYLE)}</style>`));
   }
   try {
     const answer = await fetch(`/t/${encodeURIComponent(code)}/story.json`, { cache: "no-store" });
     if (!answer.ok) throw new Error(String(answer.status));
     draw(box, await answer.json(), big);
   } catch {
-    box.innerHTML = `<p class="hint">The story could not be loaded; it is tried again at the next entry.</p>`;
+    box.innerHTML = html`<p class="hint">The story could not be loaded; it is tried again at the next entry.</p>`;
   }
   const again = busy.get(box) === "again";
   busy.delete(box);
   if (again) showStory(box, code, { big });
 }
 
+// What was chosen; the points it gave stand in the next column, as the server counted them.
+const CHOSEN = { points: "Points", action: "Action" };
+
 function draw(box, story, big) {
   const seats = story.players.map((name, seat) => ({ name, seat, colour: colourOf(story.colours[seat]) }));
   const width = big ? 960 : Math.max(360, Math.min(720, box.clientWidth || 640));
-  const sw = (seat) => {
-    const c = seats[seat].colour;
-    return `<span class="sw" style="background:${c.hex};color:${c.ink}">${esc(c.symbol)}</span>`;
-  };
-  const who = (seat) => `${sw(seat)} ${esc(seats[seat].name)}`;
+  const who = (seat) => html`${swatchHtml({ colour: story.colours[seat] })} ${nameHtml(seats[seat].name)}`;
   const cats = story.categories;
-  const totals = story.totals
-    .map(
-      (row, seat) =>
-        `<tr><td>${who(seat)}</td>${cats.map((c) => `<td>${row[c]}</td>`).join("")}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`,
-    )
-    .join("");
-  const messages = story.messages
-    .map(
-      (m) =>
-        `<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${esc(m.name)}</td><td>${m.choice === "points" ? "2 points" : m.choice === "action" ? "Action" : "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`,
-    )
-    .join("");
-  box.innerHTML =
-    chart(story, seats, width, big) +
-    `<div class="story-actions"><button type="button" class="btn" data-story="png">Download image (PNG)</button>` +
-    `<a class="btn" href="/t/${encodeURIComponent(story.code)}/results.csv" download>Download results (CSV)</a></div>` +
-    `<div class="story-scroll"><div><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => `<th>${CATEGORY[c] || esc(c)}</th>`).join("")}<th>Total</th></tr></thead><tbody>${totals}</tbody></table></div>` +
-    `<div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Player</th><th>Turn</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages || `<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
+  const totals = story.totals.map(
+    (row, seat) =>
+      html`<tr><td>${who(seat)}</td>${cats.map((c) => html`<td>${row[c]}</td>`)}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`,
+  );
+  const messages = story.messages.map(
+    (m) =>
+      html`<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${m.name}</td><td>${CHOSEN[m.choice] ?? "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`,
+  );
+  const code = encodeURIComponent(story.code);
+  box.innerHTML = html`${chart(story, seats, width, big)}<div class="story-actions"><button type="button" class="btn" data-story="png">Download image (PNG)</button><a class="btn" href="/t/${code}/results.csv" download>Download results (CSV)</a></div><div class="story-scroll"><div><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => html`<th>${CATEGORY[c] || c}</th>`)}<th>Total</th></tr></thead><tbody>${totals}</tbody></table></div><div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Player</th><th>Turn</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages.length ? messages : html`<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
   if (big) box.classList.add("story-big");
   box.querySelector('[data-story="png"]').addEventListener("click", () => savePng(box.querySelector("svg")));
 }
@@ -95,47 +86,45 @@ function chart(story, seats, width, big) {
   const ceiling = Math.ceil(most / step) * step;
   const x = (i) => (left + (i * (width - left - right)) / Math.max(rows.length - 1, 1)).toFixed(1);
   const y = (v) => (top + plot - (v * plot) / ceiling).toFixed(1);
-  const text = (tx, ty, words, more = "") => `<text x="${tx}" y="${ty}" ${more}>${words}</text>`;
+  const text = (tx, ty, words, more = {}) =>
+    html`<text x="${tx}" y="${ty}"${Object.entries(more).map(([k, v]) => html` ${k}="${v}"`)}>${words}</text>`;
+  const middle = { "text-anchor": "middle" };
   const parts = [
-    `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    text(left, font * 1.4, `Table ${esc(story.code)} · scores per turn`, `font-weight="700"`),
+    html`<rect width="${width}" height="${height}" fill="#fff"/>`,
+    text(left, font * 1.4, `Table ${story.code} · scores per turn`, { "font-weight": "700" }),
   ];
   for (let v = 0; v <= ceiling; v += step) {
     parts.push(
-      `<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
-      text(left - 6, +y(v) + font / 3, v, `text-anchor="end"`),
+      html`<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
+      text(left - 6, +y(v) + font / 3, v, { "text-anchor": "end" }),
     );
   }
   const every = Math.ceil(rows.length / (width / (font * 3)));
   rows.forEach((r, i) => {
     if (i % every === 0 || i === rows.length - 1)
-      parts.push(text(x(i), top + plot + font * 1.3, r.phase === "final" ? "End" : r.turn, `text-anchor="middle"`));
+      parts.push(text(x(i), top + plot + font * 1.3, r.phase === "final" ? "End" : r.turn, middle));
   });
   parts.push(
-    text((left + width - right) / 2, top + plot + font * 2.6, "Turn", `text-anchor="middle"`),
-    text(font, top + plot / 2, "Points", `text-anchor="middle" transform="rotate(-90 ${font} ${top + plot / 2})"`),
-    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plot}" stroke="#555"/><line x1="${left}" x2="${width - right}" y1="${top + plot}" y2="${top + plot}" stroke="#555"/>`,
+    text((left + width - right) / 2, top + plot + font * 2.6, "Turn", middle),
+    text(font, top + plot / 2, "Points", { ...middle, transform: `rotate(-90 ${font} ${top + plot / 2})` }),
+    html`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plot}" stroke="#555"/><line x1="${left}" x2="${width - right}" y1="${top + plot}" y2="${top + plot}" stroke="#555"/>`,
   );
+  const letter = { ...middle, "font-weight": "700" };
   for (const { seat, colour } of seats) {
     for (const [line, stroke, dash] of LINES) {
       const d = rows.map((r, i) => `${i ? "L" : "M"}${x(i)} ${y(r.players[seat][line])}`).join("");
       if (line === "total")
         parts.push(
-          `<path d="${d}" fill="none" stroke="#0005" stroke-width="${stroke + 2.5}" stroke-linejoin="round"/>`,
+          html`<path d="${d}" fill="none" stroke="#0005" stroke-width="${stroke + 2.5}" stroke-linejoin="round"/>`,
         );
       parts.push(
-        `<path d="${d}" fill="none" stroke="${colour.hex}" stroke-width="${stroke}" stroke-dasharray="${dash}" stroke-linecap="round" stroke-linejoin="round" data-seat="${seat}" data-line="${line}"/>`,
+        html`<path d="${d}" fill="none" stroke="${colour.hex}" stroke-width="${stroke}" stroke-dasharray="${dash}" stroke-linecap="round" stroke-linejoin="round" data-seat="${seat}" data-line="${line}"/>`,
       );
     }
     const last = rows[rows.length - 1].players[seat].total;
     parts.push(
-      `<circle cx="${x(rows.length - 1)}" cy="${y(last)}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
-      text(
-        x(rows.length - 1),
-        +y(last) + font / 3,
-        esc(colour.symbol),
-        `text-anchor="middle" fill="${colour.ink}" font-weight="700"`,
-      ),
+      html`<circle cx="${x(rows.length - 1)}" cy="${y(last)}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
+      text(x(rows.length - 1), +y(last) + font / 3, colour.symbol, { ...letter, fill: colour.ink }),
     );
   }
   const place = Object.fromEntries((story.ranking || []).map((r) => [r.seat, r.place]));
@@ -144,12 +133,12 @@ function chart(story, seats, width, big) {
     const ly = legendTop + n * font * 1.8;
     const p = final[seat];
     parts.push(
-      `<circle cx="${left}" cy="${ly - font / 3}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
-      text(left, ly, esc(colour.symbol), `text-anchor="middle" fill="${colour.ink}" font-weight="700"`),
+      html`<circle cx="${left}" cy="${ly - font / 3}" r="${font * 0.7}" fill="${colour.hex}" stroke="#222"/>`,
+      text(left, ly, colour.symbol, { ...letter, fill: colour.ink }),
       text(
         left + font * 1.4,
         ly,
-        `${place[seat] ? `${place[seat]}. ` : ""}${esc(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`,
+        `${place[seat] ? `${place[seat]}. ` : ""}${isolate(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`,
       ),
     );
   });
@@ -157,11 +146,11 @@ function chart(story, seats, width, big) {
   LINES.forEach(([line, stroke, dash], n) => {
     const kx = left + n * font * 7.5;
     parts.push(
-      `<path d="M${kx} ${key - font / 3}h${font * 2.4}" stroke="#333" stroke-width="${stroke}" stroke-dasharray="${dash}"/>`,
+      html`<path d="M${kx} ${key - font / 3}h${font * 2.4}" stroke="#333" stroke-width="${stroke}" stroke-dasharray="${dash}"/>`,
       text(kx + font * 3, key, line),
     );
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="${font}" fill="#222" role="img" aria-label="Scores per turn: each player's total, meeple and messenger">${parts.join("")}</svg>`;
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="${font}" fill="#222" role="img" aria-label="Scores per turn: each player's total, meeple and messenger">${parts}</svg>`;
 }
 
 /** Save the chart as results.png (drawn twice as large, for sharing). */

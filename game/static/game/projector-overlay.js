@@ -1,0 +1,110 @@
+// The projector's overlay: a message revealed, its outcome, and the winners.
+//
+// The overlay follows the state, never a queue. A reveal stands while its message is the one being
+// decided (`view.revealed`) and gives way at once to the next one, or to nothing when the draw is
+// undone or resolved. Short notes (a message's outcome, the winners) are shown only while nothing
+// newer has arrived: the next update drops them. A timed queue once played every message for
+// 6.5 s and its outcome for 5 s, one after the other, whatever the table did: draws a few seconds
+// apart piled up behind each other and the screen ran up to ten seconds late, showing message 6
+// while the table decided on message 3 and covering the final scoring with an old reveal. Here
+// every update redraws the overlay in the same task, so the screen is never behind the state.
+//
+// Every word of a message and of its outcome is the server's: the reveal shows `revealed.text`,
+// the outcome the log lines of the update that resolved it, in the edition's words.
+
+import { html, nameHtml, pts } from "./shared.js";
+import { elements, finalPhase, messageName, nameOf, ranking, state, swatch } from "./projector-state.js";
+
+// How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.
+const OUTCOME_MS = 5000;
+export const GAME_OVER_MS = 10000;
+// The events that end a message's outcome: the next turn, or the next message drawn.
+const OUTCOME_ENDS = new Set(["turn_started", "message_drawn", "game_ending"]);
+// At most this many of those lines: the resolution's own and the first things it brought about.
+const OUTCOME_LINES = 3;
+
+function showOverlay(key, kind, markup) {
+  const overlay = elements.overlay;
+  overlay.dataset.key = key;
+  if (state.overlayKey !== key) {
+    overlay.innerHTML = markup;
+    overlay.className = `pj-overlay pj-overlay--${kind}`;
+    state.overlayKey = key;
+  }
+  overlay.hidden = false;
+}
+
+function hideOverlay() {
+  clearTimeout(state.noteTimer);
+  state.noteTimer = null;
+  state.overlayKey = "";
+  elements.overlay.hidden = true;
+  elements.overlay.dataset.key = "";
+  elements.overlay.innerHTML = "";
+}
+
+/** A note stays for `ms` at most, and only until newer state arrives. */
+function showNote(key, kind, markup, ms) {
+  showOverlay(key, kind, markup);
+  clearTimeout(state.noteTimer);
+  state.noteTimer = setTimeout(hideOverlay, ms);
+}
+
+/** Redraw the overlay from the state just received, the events that led to it and their log
+ * lines (`fresh`: an update, not a snapshot of a state already shown). */
+export function followState(view, events, lines, fresh) {
+  const revealed = view && !view.finished && !finalPhase(view) ? view.revealed : null;
+  if (revealed) {
+    showOverlay(`reveal:${revealed.seat}:${revealed.message}`, "reveal", revealHtml(revealed, view.pending));
+    return;
+  }
+  hideOverlay();
+  if (!fresh || !view) return;
+  if (view.finished) {
+    // The winners, once: when the last final points are in and the host finished the game.
+    if (!state.wasFinished) showNote("over", "over", gameOverHtml(view), GAME_OVER_MS);
+    return;
+  }
+  if (finalPhase(view)) return;
+  const list = events || [];
+  const at = list.findLastIndex((event) => event.type === "message_resolved");
+  if (at >= 0) {
+    const resolved = list[at];
+    const key = `outcome:${resolved.seat}:${resolved.message}`;
+    showNote(key, "outcome", outcomeHtml(resolved, outcomeLines(list, lines || [], at)), OUTCOME_MS);
+  }
+}
+
+/** The log lines of the resolution at `events[at]` and of what it brought about until the next
+ * turn or message (points scored, a follower returned, an extra turn). The server gives one line
+ * per event but for `played_by` (which names the computer in the lines after it); when the lines
+ * do not match the events so, none are picked rather than the wrong ones. */
+function outcomeLines(events, lines, at) {
+  const narrated = events.map((event) => event.type !== "played_by");
+  if (narrated.filter(Boolean).length !== lines.length) return [];
+  const picked = [];
+  let line = narrated.slice(0, at).filter(Boolean).length;
+  for (let i = at; i < events.length && !(i > at && OUTCOME_ENDS.has(events[i].type)); i += 1) {
+    if (narrated[i]) picked.push(lines[line++]);
+  }
+  return picked.slice(0, OUTCOME_LINES);
+}
+
+/** The message drawn, in the edition's words, and the points offered instead when the server
+ * offers them (`pending.choices`). */
+function revealHtml(revealed, pending) {
+  const instead = pending?.type === "resolve_message" && pending.choices?.find((c) => c.choice === "points");
+  return html`<div class="pj-card" data-message="${revealed.message}"><p class="pj-card-kicker">${swatch(revealed.seat)}<span>${nameHtml(nameOf(revealed.seat))} draws a message</span></p><p class="pj-card-number"><span class="pj-seal pj-seal--big">${revealed.message}</span></p><p class="pj-card-text">${revealed.text}</p>${instead && html`<p class="pj-card-foot">or take ${pts(instead.points)}</p>`}</div>`;
+}
+
+function outcomeHtml(event, lines) {
+  const said = lines.length ? lines : [html`${nameHtml(nameOf(event.seat))} decides`];
+  return html`<div class="pj-card pj-card--outcome"><p class="pj-card-kicker"><span class="pj-seal">${event.message}</span><span>${messageName(event.message) || "Message"}</span></p><div class="pj-card-outcome">${swatch(event.seat)}<span>${said.map((line) => html`<span class="pj-outcome-line">${line}</span>`)}</span></div></div>`;
+}
+
+function gameOverHtml(view) {
+  const top = ranking(view).filter(({ rank }) => rank === 1);
+  const names = top.map(({ player }, i) => html`${i ? " and " : ""}${nameHtml(player.name)}`);
+  const score = top[0]?.player.score ?? 0;
+  return html`<div class="pj-card pj-card--over"><p class="pj-card-kicker"><span>Game over</span></p><p class="pj-card-outcome">${top.map(({ player }) => swatch(player.seat))}<span>${names} ${top.length > 1 ? "share the win" : "wins"} with ${pts(score)}</span></p></div>`;
+}
