@@ -92,7 +92,7 @@ def test_hashed_static_files_are_cached_for_good(server: str) -> None:
     # Its imports name the other modules by their hashed names too.
     body = response.body.decode()  # type: ignore[attr-defined]
     imported = re.findall(r'from "\./([^"]+)"', body)
-    assert imported and all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imported)
+    assert imported and all(re.fullmatch(r"[\w-]+\.[0-9a-f]{12}\.js", name) for name in imported)
     assert {f"game/{name}" for name in imported} <= set(manifest["paths"].values())
 
     plain = get(server, "/static/game/table.js", HTTPS)
