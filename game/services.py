@@ -251,6 +251,17 @@ def _correct(
         raise CommandRefused("illegal", str(error), table.version) from None
 
 
+def _started_table(code: str) -> tuple[TableHead, GameState]:
+    """A started table's head and its current state, for a preview (inside a transaction)."""
+    row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
+    if row is None:
+        raise CommandRefused("no_table", "There is no such table.")
+    table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+    if table.status == Table.Status.LOBBY:
+        raise CommandRefused("not_started", "The game has not started yet.", table.version)
+    return table, tables.load_state_at((table.id, table.code), table.version)
+
+
 def preview(
     code: str, seat: int | None, command: object, *, host: bool | None = None
 ) -> dict[str, Any]:
@@ -271,13 +282,7 @@ def preview(
     if seat is None and not host:
         raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
     with transaction.atomic():
-        row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
-        if row is None:
-            raise CommandRefused("no_table", "There is no such table.")
-        table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
-        if table.status == Table.Status.LOBBY:
-            raise CommandRefused("not_started", "The game has not started yet.", table.version)
-        state = tables.load_state_at((table.id, table.code), table.version)
+        table, state = _started_table(code)
         sender = _Sender(table.id, seat, host)
         acting = seat if seat is not None else _default_seat(state, table, parsed)
         _check_host_only(state, table, sender, parsed)
@@ -367,13 +372,7 @@ def entry_preview(
     if seat is None and not host:
         raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
     with transaction.atomic():
-        row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
-        if row is None:
-            raise CommandRefused("no_table", "There is no such table.")
-        table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
-        if table.status == Table.Status.LOBBY:
-            raise CommandRefused("not_started", "The game has not started yet.", table.version)
-        state = tables.load_state_at((table.id, table.code), table.version)
+        table, state = _started_table(code)
     if state.mode is not Mode.TABLETOP:
         raise CommandRefused(
             "illegal", "Entries are previewed at tabletop games only.", table.version
