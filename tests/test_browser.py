@@ -190,7 +190,8 @@ def projector_status(pending: dict[str, Any], active: int) -> str:
     if kind == "choose_figure" and pending.get("final"):
         return f"Waiting for {who} to choose which figure carries the total"
     if kind == "choose_figure":
-        return f"Waiting for {who} to choose a figure for {projector_points(pending['points'])}"
+        points = projector_points(pending["points"])
+        return f"Waiting for {who} to choose a figure for {points} {pending['for_what']}"
     if kind == "resolve_message":
         return f"Waiting for {who} to resolve message {pending['message']}"
     raise AssertionError(f"no wording for {kind}")
@@ -691,9 +692,10 @@ def test_two_players_and_a_projector_play_a_game(
             for player in table.players:
                 expect(player.page.locator("#log li").last).to_have_text(outcome)
             expect(table.projector.locator(".pj-log li").last).to_have_text(outcome)
-            # A short note of the outcome replaces the card at once, until newer state arrives.
+            # A short note of the outcome (the log's own line) replaces the card at once, until
+            # newer state arrives.
             expect(table.projector.locator("#pj-overlay .pj-card--outcome")).to_contain_text(
-                "Ann takes the action: 1 point", timeout=2 * TIMEOUT_MS
+                outcome, timeout=2 * TIMEOUT_MS
             )
         elif done == RESTART_AT:
             table.expect_all(view)

@@ -64,11 +64,14 @@ class BoardKeys {
     });
   }
 
-  /** What the keys move between: the legal cells (reading order), else the follower spots. */
+  /** What the keys move between: the legal cells (reading order), else the follower spots. A
+   * cell without `rotations` is only highlighted (the tile just placed, a place a log line
+   * points out), not a place for the tile. */
   targets() {
     const { cells = [], spots = [] } = this.board.overlay;
-    if (cells.length) {
-      return cells.map((c) => ({ c, at: middle(box(c)) })).sort((a, b) => a.c.y - b.c.y || a.c.x - b.c.x);
+    const legal = cells.filter((c) => c.rotations);
+    if (legal.length) {
+      return legal.map((c) => ({ c, at: middle(box(c)) })).sort((a, b) => a.c.y - b.c.y || a.c.x - b.c.x);
     }
     return spots.map((c, i) => ({ c, i, at: middle(box(c, 0)) }));
   }

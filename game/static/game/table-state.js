@@ -44,8 +44,6 @@ export const s = {
   fresh: true,
   /** Absent-seat offers this page answered "Wait" to, as "version:seat". */
   waited: new Set(),
-  /** Bring the legal cells into view with the next drawing (a new turn of this seat). */
-  reveal: false,
   /** The last placed tile already brought into view, as "x,y". */
   lastShown: "",
   /** The commands of the message card's buttons, by the button's data-k. */

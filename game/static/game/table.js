@@ -87,7 +87,6 @@ function setView(view) {
       // Start with a rotation that fits somewhere, 0 if it does.
       const fits = (r) => p.placements.some((c) => c.rotations.includes(r));
       if (!fits(s.rotation)) s.rotation = [0, 90, 180, 270].find(fits) ?? 0;
-      s.reveal = true;
     }
   }
 }
@@ -206,11 +205,12 @@ function renderGame() {
   const v = s.view;
   if (!v) return;
   board.setView(v, styleOf);
-  if (s.reveal && mine() && v.pending.type === "place_tile") board.reveal(v.pending.placements);
-  else if (v.last_placed && String(v.last_placed) !== s.lastShown)
+  // The board fits this seat's own decision's places itself (board.js); otherwise a tile just
+  // placed is brought into view.
+  const placing = mine() && (v.pending.type === "place_tile" || v.pending.type === "place_follower");
+  if (!placing && v.last_placed && String(v.last_placed) !== s.lastShown)
     board.reveal([{ x: v.last_placed[0], y: v.last_placed[1] }]);
   s.lastShown = String(v.last_placed);
-  s.reveal = false;
   renderOverlay();
   renderStatus();
   renderAbsent();
