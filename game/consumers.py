@@ -22,10 +22,10 @@ from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
 from .services import (
-    COMMAND_ID_LENGTH,
     Applied,
     CommandRefused,
     correctable,
+    echoable_id,
     preview,
     set_preference,
     submit_command,
@@ -285,8 +285,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         answer = await database_sync_to_async(preview)(
             self.code, self.seat, command, host=self.host
         )
-        request_id = message.get("id")
-        if isinstance(request_id, str) and 0 < len(request_id) <= COMMAND_ID_LENGTH:
+        request_id = echoable_id(message.get("id"))
+        if request_id is not None:
             answer["id"] = request_id
         await self.send(text_data=json.dumps(answer))
 
@@ -359,7 +359,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     "code": code,
                     "message": text,
                     "version": version,
-                    "id": command_id if isinstance(command_id, str) else None,
+                    "id": echoable_id(command_id),
                 }
             )
         )

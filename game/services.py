@@ -109,6 +109,12 @@ _COMMAND_ID: Final = re.compile(rf"[A-Za-z0-9._:~-]{{1,{COMMAND_ID_LENGTH}}}")
 PostgreSQL refuses NUL and lone surrogates half-way through the transaction."""
 
 
+def echoable_id(value: object) -> str | None:
+    """A request's ``id`` as an answer may echo it: only a valid command id (a client's ids are
+    short and plain), never an object or a long string sent back whole."""
+    return value if isinstance(value, str) and _COMMAND_ID.fullmatch(value) else None
+
+
 def _check_command_id(command_id: object) -> str:
     if not isinstance(command_id, str) or _COMMAND_ID.fullmatch(command_id) is None:
         raise CommandRefused(

@@ -138,6 +138,17 @@ async def test_previews_are_refused_like_the_entries_and_change_nothing() -> Non
         host, {"type": "score_shared", "points": 4, "shares": [{"seat": 0}, {"seat": 5}]}, "illegal"
     )
     await refused(host, "score", "malformed")
+    # A player's device naming a seat that does not exist is refused as any other seat would be.
+    await refused(bob, score(4, seat=5), "not_host")
+
+    # Only a valid command id is echoed: not an object, not a string longer than an id may be.
+    for request_id in ({"a": 1}, "x" * 5000, "two words", ""):
+        await host.send({"type": "preview", "id": request_id, "command": score(0, seat=0)})
+        error = await host.receive("error")
+        assert error["code"] == "malformed" and error["id"] is None, error
+        await host.send({"type": "preview", "id": request_id, "command": score(4, seat=0)})
+        answer = await host.receive("preview")
+        assert "id" not in answer, answer
 
     assert await saved(code) == before
     for client in (host, bob, watcher):
