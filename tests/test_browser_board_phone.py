@@ -10,11 +10,15 @@ places the last tile: every legal cell must be so too, each big enough to tap (3
 
 On a second table eleven tiles lie in a row, and the 24 places of the next tile span more than a
 phone shows at that size: the board shows those around the last tile, says how many more there
-are, and its note and centre button bring every one of them into sight in turn.
+are, and its note and centre button bring every one of them into sight in turn. Whatever moves
+the view (the first fit, the note, the centre button, the zoom buttons, a drag) the note counts
+exactly the places not wholly in sight, there and late in a game of random moves with legal cells
+all round the board.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +26,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from game.engine.autoplay import random_command
+from game.engine.record import export
 from tests import servers
 from tests.browser_pages import create_table, join
 from tests.scenario import Game
@@ -334,6 +340,75 @@ def test_the_note_counts_the_places_out_of_sight_whenever_the_view_moves(
     bob.mouse.move(x - 120, y - 40, steps=6)
     bob.mouse.up()
     expect_true_count(bob, total, "a drag")
+    for context in contexts:
+        context.close()
+    assert not watch.errors, watch.errors
+
+
+def late_game() -> tuple[list[str], list[int], Game]:
+    """A c2-hig game of random legal moves (fixed seeds) up to Bob's tile at turn 40 or later
+    with at least 30 legal cells, scattered all round a board of some 40 tiles: the bag, the
+    message stack and the game."""
+    bag = export(Game("c2-hig", tiles=None, messages=None, seed=7).state)
+    tiles, messages = list(bag["tiles"]), list(bag["messages"])
+    g = Game("c2-hig", tiles=tiles, messages=messages)
+    rng = random.Random(3)
+    while True:
+        pending = g.pending
+        assert pending is not None, "the game ended first"
+        if (
+            pending["type"] == "place_tile"
+            and pending["seat"] == 1
+            and g.state.turn > 40
+            and len(pending["placements"]) >= 30
+        ):
+            return tiles, messages, g
+        seat, command = random_command(g.state, rng)
+        g.send(command, seat=seat)
+
+
+LATE_TILES, LATE_MESSAGES, LATE_GAME = late_game()
+
+
+@pytest.fixture(scope="module")
+def late_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("board-phone-late")
+    with servers.sqlite_daphne(folder, tiles=LATE_TILES, messages=LATE_MESSAGES) as url:
+        yield url
+
+
+def test_a_late_game_on_a_phone_counts_what_is_out_of_sight(
+    late_server: str, browser: Browser
+) -> None:
+    """Late in a game, with legal cells all round the board, the first fit, the centre button,
+    the note and the zoom buttons each leave the note counting exactly the cells out of sight."""
+    watch = ConsoleWatch()
+    contexts = [phone(browser, late_server, "Ann"), phone(browser, late_server, "Ann")]
+    ann, bob = (context.new_page() for context in contexts)
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(ann.locator("#game")).to_be_visible()
+    pending = LATE_GAME.pending
+    assert pending is not None
+    total = len(pending["placements"])
+    play([Link(ann, code), Link(bob, code)], [dict(action) for action in LATE_GAME.state.log])
+    expect(status_bar(bob)).to_contain_text("Your turn")
+    expect(bob.locator("#board .layer-cells rect.cell")).to_have_count(total)
+    expect(bob.locator(".board-more")).to_be_visible()
+    expect_true_count(bob, total, "the first fit")
+    bob.locator('.board-tools [data-act="centre"]').tap()
+    expect_true_count(bob, total, "the centre button")
+    screenshot(bob, "table-phone-late-centred.png")
+    bob.locator(".board-more").tap()
+    expect_true_count(bob, total, "the note's show")
+    bob.locator('.board-tools [data-act="zoom-in"]').tap()
+    expect_true_count(bob, total, "zooming in")
+    bob.locator('.board-tools [data-act="zoom-out"]').tap()
+    bob.locator('.board-tools [data-act="zoom-out"]').tap()
+    expect_true_count(bob, total, "zooming out")
     for context in contexts:
         context.close()
     assert not watch.errors, watch.errors
