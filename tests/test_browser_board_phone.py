@@ -10,11 +10,15 @@ places the last tile: every legal cell must be so too, each big enough to tap (3
 
 On a second table eleven tiles lie in a row, and the 24 places of the next tile span more than a
 phone shows at that size: the board shows those around the last tile, says how many more there
-are, and its note and centre button bring every one of them into sight in turn.
+are, and its note and centre button bring every one of them into sight in turn. Whatever moves
+the view (the first fit, the note, the centre button, the zoom buttons, a drag) the note counts
+exactly the places not wholly in sight, there and late in a game of random moves with legal cells
+all round the board.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +26,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from game.engine.autoplay import random_command
+from game.engine.record import export
 from tests import servers
 from tests.browser_pages import create_table, join
 from tests.scenario import Game
@@ -256,5 +262,153 @@ def test_places_too_far_apart_come_a_screenful_at_a_time(row_server: str, browse
         seen |= now
     assert len(seen) == total, f"{total - len(seen)} places never in sight"
     for context in (ann_context, bob_context):
+        context.close()
+    assert not watch.errors, watch.errors
+
+
+def note_count(page: Page) -> int:
+    """The number the off-screen note gives, 0 when the note is hidden."""
+    note = page.locator(".board-more")
+    if not note.is_visible():
+        return 0
+    return int(note.inner_text().split()[0])
+
+
+def expect_true_count(page: Page, total: int, after: str) -> set[int]:
+    """Wait (a few seconds at most) until the note counts exactly the legal cells not wholly in
+    sight (off the visible board or partly under a control), and return those in sight."""
+    for _ in range(30):
+        seen = clear_cells(page)
+        if note_count(page) == total - len(seen):
+            return seen
+        page.wait_for_timeout(100)
+    raise AssertionError(
+        f"after {after}: the note says {note_count(page)} off-screen, "
+        f"but {total - len(seen)} of {total} are not in sight"
+    )
+
+
+def test_the_note_counts_the_places_out_of_sight_whenever_the_view_moves(
+    row_server: str, browser: Browser
+) -> None:
+    """After the first fit, the note's "show", the centre button, each zoom button and a drag,
+    the note counts exactly the places not wholly in sight, and every place it counts as in
+    sight lies clear of the controls. The centre button keeps the screenful around the last tile
+    in the clear area, yet shows as many of the other places as it can."""
+    watch = ConsoleWatch()
+    contexts = [phone(browser, row_server, "Ann"), phone(browser, row_server, "Ann")]
+    ann, bob = (context.new_page() for context in contexts)
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(ann.locator("#game")).to_be_visible()
+    g = Game("c2-hig", tiles=ROW_TILES, messages=MESSAGE_8)
+    for x, tile in enumerate(ROW_TILES[:11], start=1):
+        g.place(x, 0, 90 if tile == "U" else 0).skip()
+    pending = g.pending
+    assert pending is not None
+    total = len(pending["placements"])
+    play([Link(ann, code), Link(bob, code)], [dict(action) for action in g.state.log])
+    expect(status_bar(bob)).to_contain_text("Your turn")
+    expect(bob.locator("#board .layer-cells rect.cell")).to_have_count(total)
+
+    # The first fit shows the screenful around the last tile at a size to tap, with the note.
+    expect(bob.locator(".board-more")).to_be_visible()
+    seen = expect_true_count(bob, total, "the first fit")
+    assert 0 < len(seen) < total
+    bob.locator(".board-more").tap()
+    expect_true_count(bob, total, "the note's show")
+    bob.locator('.board-tools [data-act="centre"]').tap()
+    seen = expect_true_count(bob, total, "the centre button")
+    # The clear area is used on both sides: the screenful is not pushed to one edge with
+    # places left out of sight beyond the other.
+    assert len(seen) >= 14, f"only {len(seen)} of {total} places in sight after centring"
+    screenshot(bob, "table-phone-centred-count.png")
+    bob.locator('.board-tools [data-act="zoom-out"]').tap()
+    zoomed_out = expect_true_count(bob, total, "zooming out")
+    assert len(zoomed_out) > len(seen)
+    bob.locator('.board-tools [data-act="zoom-in"]').tap()
+    bob.locator('.board-tools [data-act="zoom-in"]').tap()
+    expect_true_count(bob, total, "zooming in")
+    box = bob.locator("#board").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    bob.mouse.move(x, y)
+    bob.mouse.down()
+    bob.mouse.move(x - 120, y - 40, steps=6)
+    bob.mouse.up()
+    expect_true_count(bob, total, "a drag")
+    for context in contexts:
+        context.close()
+    assert not watch.errors, watch.errors
+
+
+def late_game() -> tuple[list[str], list[int], Game]:
+    """A c2-hig game of random legal moves (fixed seeds) up to Bob's tile at turn 40 or later
+    with at least 30 legal cells, scattered all round a board of some 40 tiles: the bag, the
+    message stack and the game."""
+    bag = export(Game("c2-hig", tiles=None, messages=None, seed=7).state)
+    tiles, messages = list(bag["tiles"]), list(bag["messages"])
+    g = Game("c2-hig", tiles=tiles, messages=messages)
+    rng = random.Random(3)
+    while True:
+        pending = g.pending
+        assert pending is not None, "the game ended first"
+        if (
+            pending["type"] == "place_tile"
+            and pending["seat"] == 1
+            and g.state.turn > 40
+            and len(pending["placements"]) >= 30
+        ):
+            return tiles, messages, g
+        seat, command = random_command(g.state, rng)
+        g.send(command, seat=seat)
+
+
+LATE_TILES, LATE_MESSAGES, LATE_GAME = late_game()
+
+
+@pytest.fixture(scope="module")
+def late_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("board-phone-late")
+    with servers.sqlite_daphne(folder, tiles=LATE_TILES, messages=LATE_MESSAGES) as url:
+        yield url
+
+
+def test_a_late_game_on_a_phone_counts_what_is_out_of_sight(
+    late_server: str, browser: Browser
+) -> None:
+    """Late in a game, with legal cells all round the board, the first fit, the centre button,
+    the note and the zoom buttons each leave the note counting exactly the cells out of sight."""
+    watch = ConsoleWatch()
+    contexts = [phone(browser, late_server, "Ann"), phone(browser, late_server, "Ann")]
+    ann, bob = (context.new_page() for context in contexts)
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(ann.locator("#game")).to_be_visible()
+    pending = LATE_GAME.pending
+    assert pending is not None
+    total = len(pending["placements"])
+    play([Link(ann, code), Link(bob, code)], [dict(action) for action in LATE_GAME.state.log])
+    expect(status_bar(bob)).to_contain_text("Your turn")
+    expect(bob.locator("#board .layer-cells rect.cell")).to_have_count(total)
+    expect(bob.locator(".board-more")).to_be_visible()
+    expect_true_count(bob, total, "the first fit")
+    bob.locator('.board-tools [data-act="centre"]').tap()
+    expect_true_count(bob, total, "the centre button")
+    screenshot(bob, "table-phone-late-centred.png")
+    bob.locator(".board-more").tap()
+    expect_true_count(bob, total, "the note's show")
+    bob.locator('.board-tools [data-act="zoom-in"]').tap()
+    expect_true_count(bob, total, "zooming in")
+    bob.locator('.board-tools [data-act="zoom-out"]').tap()
+    bob.locator('.board-tools [data-act="zoom-out"]').tap()
+    expect_true_count(bob, total, "zooming out")
+    for context in contexts:
         context.close()
     assert not watch.errors, watch.errors

@@ -141,6 +141,17 @@ export function tileMarkup(catalogue, letter, rotation, done = null) {
   return html`<g transform="rotate(${rotation} 50 50)"><rect class="t-field" width="100" height="100"/>${roads}${junction}${cities}${cloister}</g>${shields}<rect class="t-edge" width="100" height="100"/>`;
 }
 
+/** One feature of a tile in its canonical position, as an outline to glow (`html`). */
+function segmentMarkup(f) {
+  if (f.kind === "road") return html`<path class="whole-road" d="${roadPath(f.locations)}"/>`;
+  if (f.kind === "city") {
+    const [shape, inner] = cityShape(f.locations);
+    return html`<path class="whole-city" d="${CITY[shape]}" transform="rotate(${inner} 50 50)"/>`;
+  }
+  if (f.kind === "monastery") return html`<rect class="whole-city" x="22" y="20" width="56" height="56" rx="8"/>`;
+  return "";
+}
+
 /** A stand-alone SVG of a tile, for panels. */
 export function tileSVG(catalogue, letter, rotation, className = "tile-svg") {
   return html`<svg class="${className}" viewBox="-2 -2 104 104" aria-label="tile ${letter}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
@@ -175,6 +186,13 @@ export function union(boxes) {
     Math.max(a[3], b[3]),
   ]);
 }
+
+/** A legal cell as drawn (the tile inset by 5 units on each side): what a player sees and
+ * what must be clear of the controls. */
+const cellBox = (c) => [c.x * U + 5, c.y * U + 5, c.x * U + U - 5, c.y * U + U - 5];
+
+/** Whether boxes a and b overlap (any units). */
+const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 
 export const middle = (b) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
 
@@ -225,6 +243,7 @@ export class Board {
       const refit = this.fitted && this.places.length;
       if (!this.centred && this.placed.size) this.fitBoard();
       if (refit) this.fitPlaces(false, true);
+      else this.recount();
     }).observe(svg);
   }
 
@@ -256,6 +275,17 @@ export class Board {
   /** Features (x, y, feature index) reached from each completed feature's named segment. */
   completedSegments(completed) {
     const done = new Map();
+    for (const c of completed) this.featureSegments(c, done);
+    return done;
+  }
+
+  /**
+   * The segments of the feature that {x, y, feature, at} names, tile by tile: a map from "x,y"
+   * to the indices of that tile's features in the catalogue, added to `into`. The feature need
+   * not be complete; it ends where no tile continues it.
+   */
+  featureSegments(c, into = new Map()) {
+    const done = into;
     const features = (x, y) => {
       const t = this.placed.get(`${x},${y}`);
       if (!t || !this.catalogue[t.tile]) return [];
@@ -271,23 +301,34 @@ export class Board {
       done.get(key).add(i);
       return true;
     };
-    for (const c of completed) {
-      const start = features(c.x, c.y).findIndex((f) => f.kind === c.feature && (!c.at || f.locations.includes(c.at)));
-      if (start < 0) continue;
-      const queue = [[c.x, c.y, start]];
-      mark(c.x, c.y, start);
-      while (queue.length) {
-        const [x, y, i] = queue.pop();
-        for (const loc of features(x, y)[i].locations) {
-          const [dx, dy] = STEP[loc];
-          const j = features(x + dx, y + dy).findIndex(
-            (f) => f.kind === c.feature && f.locations.includes(OPPOSITE[loc]),
-          );
-          if (j >= 0 && mark(x + dx, y + dy, j)) queue.push([x + dx, y + dy, j]);
-        }
+    const start = features(c.x, c.y).findIndex((f) => f.kind === c.feature && (!c.at || f.locations.includes(c.at)));
+    if (start < 0) return done;
+    const queue = [[c.x, c.y, start]];
+    mark(c.x, c.y, start);
+    while (queue.length) {
+      const [x, y, i] = queue.pop();
+      for (const loc of features(x, y)[i].locations) {
+        if (!STEP[loc]) continue; // a field's half-edge
+        const [dx, dy] = STEP[loc];
+        const j = features(x + dx, y + dy).findIndex(
+          (f) => f.kind === c.feature && f.locations.includes(OPPOSITE[loc]),
+        );
+        if (j >= 0 && mark(x + dx, y + dy, j)) queue.push([x + dx, y + dy, j]);
       }
     }
     return done;
+  }
+
+  /** A glow over every segment of each feature in `marks` (as `html`), for the marks that
+   * point a place out (`strong`): a long road or a big city stands out across all its tiles. */
+  wholeFeatures(marks) {
+    const segments = new Map();
+    for (const m of marks) if (m.strong && m.feature) this.featureSegments(m, segments);
+    return html`${[...segments].map(([key, indices]) => {
+      const t = this.placed.get(key);
+      const type = this.catalogue[t.tile];
+      return html`<g class="whole" transform="translate(${t.x * U} ${t.y * U}) rotate(${t.rotation} 50 50)">${[...indices].map((i) => segmentMarkup(type.features[i]))}</g>`;
+    })}`;
   }
 
   /**
@@ -307,6 +348,7 @@ export class Board {
       ? html`<g class="preview${preview.dim ? " dim" : ""}${preview.tentative ? " tentative" : ""}" transform="translate(${preview.x * U} ${preview.y * U})">${tileMarkup(this.catalogue, preview.tile, preview.rotation)}<rect class="preview-frame" x="-3" y="-3" width="106" height="106" rx="4"/></g>`
       : "";
     const at = (p) => `translate(${middle(box(p, 0)).join(" ")})`;
+    this.layers.marks.innerHTML = this.wholeFeatures(marks);
     this.layers.spots.innerHTML = html`${marks.map(
       (m) =>
         html`<g class="mark${m.strong ? " strong" : ""}" transform="${at(m)}"><circle r="17"/>${m.label && html`<text y="-21">${m.label}</text>`}</g>`,
@@ -321,7 +363,7 @@ export class Board {
     // A new set of places (not a hover, not a turn of the tile) is fitted once, after the page
     // has drawn the rest of the update (the dock may change the board's height).
     const places = [
-      ...cells.map((c) => box(c)),
+      ...cells.map((c) => cellBox(c)),
       ...spots.map((p) => union([box(p), box(p, 16)])),
       ...marks.map((p) => union([box(p), box(p, 20, p.label ? 20 : 0)])),
     ];
@@ -331,6 +373,7 @@ export class Board {
       requestAnimationFrame(() => {
         if (this.placesKey !== key) return;
         if (!this.pointers.size) this.fitPlaces(false);
+        else this.recount();
         this.svg.dispatchEvent(new Event("places"));
       });
     }
@@ -340,6 +383,7 @@ export class Board {
 
   apply() {
     this.world.setAttribute("transform", `translate(${this.tx} ${this.ty}) scale(${this.k})`);
+    this.recount();
   }
 
   zoomAt(cx, cy, factor) {
@@ -360,13 +404,11 @@ export class Board {
    * to tap, else the places a screenful at a time; without places, the board and `extra`. */
   centre(extra = []) {
     const all = [...this.places, ...[...this.placed.values(), ...extra].map((c) => box(c))];
+    this.showNote(false);
     const area = this.clearArea();
     if (!this.places.length) this.fitBoard(extra);
     else if (fitK(all, area) < TAP_K) this.fitPlaces(true);
-    else {
-      this.showNote(false);
-      this.moveTo(all, area, Math.min(fitK(all, area), 1.1));
-    }
+    else this.moveTo(all, area, Math.min(fitK(all, area), 1.1));
   }
 
   /** Fit the placed tiles (and `extra` cells) into the clear area. */
@@ -388,18 +430,48 @@ export class Board {
   /** The part of the board (svg pixels) on screen and clear of the controls over it: each
    * control takes the strip along the edge it is nearest to. */
   clearArea() {
-    const frame = this.svg.getBoundingClientRect();
-    const { width: w, height: h } = frame;
-    const inset = { t: Math.max(0, -frame.top), b: Math.max(0, frame.bottom - innerHeight), l: 0, r: 0 };
-    for (const control of this.svg.parentElement?.children || []) {
-      if (control === this.svg || getComputedStyle(control).position !== "absolute") continue;
-      const c = control.getBoundingClientRect();
-      const [l, t, r, b] = [c.left - frame.left, c.top - frame.top, c.right - frame.left, c.bottom - frame.top];
-      if (c.width < 2 || c.height < 2 || r <= 0 || b <= 0 || l >= w || t >= h) continue;
+    const { size, visible, controls } = this.cover();
+    const [w, h] = size;
+    const inset = { l: visible[0], t: visible[1], r: w - visible[2], b: h - visible[3] };
+    for (const [l, t, r, b] of controls) {
       const [side, size] = Object.entries({ t: b, b: h - t, l: r, r: w - l }).sort((p, q) => p[1] - q[1])[0];
       inset[side] = Math.max(inset[side], size + GAP);
     }
     return [inset.l + GAP, inset.t + GAP, w - inset.r - GAP, h - inset.b - GAP];
+  }
+
+  /** What covers the board now (svg pixels): its size, the part of it inside the window, and
+   * the boxes of the controls shown over it. */
+  cover() {
+    const frame = this.svg.getBoundingClientRect();
+    const { width: w, height: h } = frame;
+    const visible = [
+      Math.max(0, -frame.left),
+      Math.max(0, -frame.top),
+      Math.min(w, innerWidth - frame.left),
+      Math.min(h, innerHeight - frame.top),
+    ];
+    const controls = [];
+    for (const control of this.svg.parentElement?.children || []) {
+      if (control === this.svg || getComputedStyle(control).position !== "absolute") continue;
+      const c = control.getBoundingClientRect();
+      const box = [c.left - frame.left, c.top - frame.top, c.right - frame.left, c.bottom - frame.top];
+      if (c.width >= 2 && c.height >= 2 && overlap(box, [0, 0, w, h])) controls.push(box);
+    }
+    return { size: [w, h], visible, controls };
+  }
+
+  /** How many of the decision's places are not wholly in sight now: outside the visible board
+   * or partly under a control. */
+  offScreen() {
+    const { visible, controls } = this.cover();
+    const { k, tx, ty } = this;
+    return this.places.filter((b) => {
+      const s = [b[0] * k + tx, b[1] * k + ty, b[2] * k + tx, b[3] * k + ty];
+      const inside =
+        s[0] >= visible[0] - 0.5 && s[1] >= visible[1] - 0.5 && s[2] <= visible[2] + 0.5 && s[3] <= visible[3] + 0.5;
+      return !inside || controls.some((c) => overlap(s, c));
+    }).length;
   }
 
   /** Whether every box (board units) lies inside `area` (svg pixels) in the current view. */
@@ -421,7 +493,7 @@ export class Board {
    * button, the note) shows the current one again if it was moved away, else the next.
    */
   fitPlaces(next, regroup = false) {
-    if (!this.svg.clientWidth || !this.places.length) return;
+    if (!this.svg.clientWidth || !this.places.length) return this.recount();
     this.showNote(false);
     let area = this.clearArea();
     if (regroup || !this.groups.length) this.groups = this.groupPlaces(area);
@@ -433,18 +505,25 @@ export class Board {
     if (this.group >= this.groups.length) this.group = 0;
     const shown = this.k >= TAP_K && this.shows(this.groups[this.group], area);
     if (next && shown) this.group = (this.group + 1) % this.groups.length;
-    else if (shown) return this.showNote(this.groups.length > 1);
+    else if (shown) return this.recount();
     const boxes = this.groups[this.group];
-    this.moveTo(boxes, area, Math.max(TAP_K, Math.min(Math.max(this.k, TAP_K), fitK(boxes, area), 1.6)));
-    this.showNote(this.groups.length > 1);
+    const k = Math.max(TAP_K, Math.min(Math.max(this.k, TAP_K), fitK(boxes, area), 1.6));
+    this.moveTo(boxes, area, k, this.places);
   }
 
-  /** Centre `boxes` in `area` at zoom `k`. */
-  moveTo(boxes, area, k) {
+  /** Show `boxes` in `area` at zoom `k`: centred, or, with `around`, as near the middle of
+   * `around` as keeps every one of `boxes` inside, so the rest of the area shows more of them. */
+  moveTo(boxes, area, k, around = boxes) {
     const b = union(boxes);
+    const a = union(around);
+    // The shift that puts [from, to] inside [lo, hi] nearest `middle` (centred if too wide).
+    const place = (lo, hi, from, to, middle) => {
+      const [least, most] = [lo - from * k, hi - to * k];
+      return least > most ? (least + most) / 2 : Math.min(most, Math.max(least, middle));
+    };
     this.k = k;
-    this.tx = (area[0] + area[2] - (b[0] + b[2]) * k) / 2;
-    this.ty = (area[1] + area[3] - (b[1] + b[3]) * k) / 2;
+    this.tx = place(area[0], area[2], b[0], b[2], (area[0] + area[2] - (a[0] + a[2]) * k) / 2);
+    this.ty = place(area[1], area[3], b[1], b[3], (area[1] + area[3] - (a[1] + a[3]) * k) / 2);
     this.fitted = this.centred = true;
     this.apply();
   }
@@ -468,12 +547,23 @@ export class Board {
     return groups;
   }
 
-  /** The note that more places lie off-screen: a button that shows them. */
+  /** Show or hide the note that more places lie off-screen (a button that shows them). */
   showNote(on) {
+    if (this.more) this.more.hidden = !on;
+  }
+
+  /** Count the places out of sight in the view as it is now and say so in the note, hidden
+   * when there are none. The note covers the board too, so a shown note counts what it hides. */
+  recount() {
     if (!this.more) return;
-    this.more.hidden = !on;
-    const n = this.places.length - (this.groups[this.group]?.length ?? 0);
-    this.more.textContent = `${n} more ${n === 1 ? "place" : "places"} off-screen: show`;
+    let n = this.places.length ? this.offScreen() : 0;
+    if (n && this.more.hidden) {
+      this.showNote(true);
+      n = this.offScreen();
+    }
+    this.showNote(n > 0);
+    const text = `${n} more ${n === 1 ? "place" : "places"} off-screen: show`;
+    if (n && this.more.textContent !== text) this.more.textContent = text;
   }
 
   cellAt(clientX, clientY) {
