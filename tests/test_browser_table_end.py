@@ -50,7 +50,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def page_at(browser: Browser, server: str, viewport: dict[str, int]) -> Page:
     phone = viewport["width"] < 900
-    context = browser.new_context(base_url=server, viewport=viewport, is_mobile=phone, has_touch=phone)
+    context = browser.new_context(
+        base_url=server, viewport=viewport, is_mobile=phone, has_touch=phone
+    )
     context.add_init_script(TOASTS)
     return context.new_page()
 
@@ -65,14 +67,18 @@ def assert_name_fits_the_header(page: Page, name: str) -> None:
     assert box["height"] < 2 * size, f"{name!r} takes {box['height']}px at {size}px"
     assert head["y"] <= box["y"] and box["y"] + box["height"] <= head["y"] + head["height"]
     width = page.viewport_size["width"] if page.viewport_size else 0
-    rights = page.locator(".tp-head > *").evaluate_all("(all) => all.map((e) => e.getBoundingClientRect().right)")
+    rights = page.locator(".tp-head > *").evaluate_all(
+        "(all) => all.map((e) => e.getBoundingClientRect().right)"
+    )
     assert max(rights) <= width + 0.5, f"the header runs past the screen for {name!r}"
     full = re.compile(rf"(Host console · )?{re.escape(name)}$")
     expect(page.locator(".tp-head .tp-name")).to_have_attribute("title", full)
 
 
 @pytest.mark.parametrize("tabletop", [False, True], ids=["table", "console"])
-def test_a_long_name_stays_on_one_line_of_the_header(server: str, browser: Browser, tabletop: bool) -> None:
+def test_a_long_name_stays_on_one_line_of_the_header(
+    server: str, browser: Browser, tabletop: bool
+) -> None:
     watch = ConsoleWatch()
     for viewport in PHONES:
         for name in NAMES:
