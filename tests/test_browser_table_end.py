@@ -2,7 +2,8 @@
 
 * A long name (20 characters without a space, one with spaces, a right-to-left one) stays on
   one line of the fixed-height header of the table page and of the scoreboard console, cut with
-  an ellipsis, the full name in its title, at 390×844 and 360×740.
+  an ellipsis, the full name in its title (isolated, as every name the pages show), at 390×844
+  and 360×740.
 * At the end "Game over" is said once (the status line), not by a toast as well; the end panel
   is the one way to the story of the game, and it lies clear of the side cards, for the players
   and for a spectator, at 1366×768 and 390×844.
@@ -71,7 +72,7 @@ def assert_name_fits_the_header(page: Page, name: str) -> None:
         "(all) => all.map((e) => e.getBoundingClientRect().right)"
     )
     assert max(rights) <= width + 0.5, f"the header runs past the screen for {name!r}"
-    full = re.compile(rf"(Host console · )?{re.escape(name)}$")
+    full = re.compile(rf"(Host console · )?\u2068{re.escape(name)}\u2069$")
     expect(page.locator(".tp-head .tp-name")).to_have_attribute("title", full)
 
 
