@@ -82,6 +82,7 @@ class BoardKeys {
     const n = targets.length;
     if (!n) {
       this.move(-1);
+      this.tell(this.nothingHere());
       return;
     }
     const last = this.board.lastPlaced;
@@ -95,6 +96,17 @@ class BoardKeys {
       targets.reduce((best, t, i) => (far(t) < far(targets[best]) ? i : best), 0),
       `${what}. Arrow keys or N and P move, Enter picks. `,
     );
+  }
+
+  /** Words for a board with nothing to pick: what the panel under the board says and the button
+   * it offers (its own words, e.g. "You have no follower left in supply. Tab to “No follower”."),
+   * so that a keyboard user is never left with silence or the words of an earlier step. */
+  nothingHere() {
+    const dock = document.getElementById("dock");
+    const hint = dock?.querySelector(".hint")?.textContent.trim() || "";
+    const button = dock?.querySelector("button.primary:not(:disabled), button:not(:disabled)");
+    const offer = button ? ` Tab to “${button.textContent.trim()}”.` : "";
+    return `Nothing to pick on the board.${hint && ` ${hint}`}${offer}`;
   }
 
   /** Put the keyboard's place on target `index` (none: -1): ring, preview, view and words. */

@@ -98,6 +98,9 @@ export function renderDock() {
     for (const b of dock.querySelectorAll("button[data-act]")) b.disabled = true;
   }
   dock.classList.toggle("mine", mine() && !over);
+  // At the end the panel leads to the story; the side card would say it a second time.
+  const story = document.querySelector(".story-card");
+  if (story) story.hidden = over;
 }
 
 function placeTileHtml(p) {

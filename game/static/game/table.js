@@ -91,7 +91,8 @@ function setView(view) {
   }
 }
 
-/** A toast for what everyone should notice: a message resolved (in the server's words), the end. */
+/** A toast for what everyone should notice: a message resolved (in the server's words). The end
+ * is said once, by the status line and the end panel, not by a toast as well. */
 function announce(msg) {
   const lines = msg.lines || [];
   for (const e of msg.events || []) {
@@ -99,8 +100,6 @@ function announce(msg) {
       const line = lines.find((l) => / takes the /.test(l));
       const name = s.table.message_names?.[String(e.message)] || `message ${e.message}`;
       toast(line || `${isolate(nameOf(e.seat))}: ${name}`, "message");
-    } else if (e.type === "game_over") {
-      toast("Game over", "message");
     }
   }
 }
