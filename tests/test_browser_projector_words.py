@@ -5,7 +5,8 @@
   made of it.
 * A message is named in the edition's words: the 3rd edition's message 4 is an extra turn
   (messengers.md, C3 extra_tile = extra_turn), the 2nd edition's one more tile
-  (extra_tile = immediate); the outcome is the server's log line of the update that resolved it.
+  (extra_tile = immediate); the outcome is the server's log line of the update that resolved it
+  and the lines of what it scored, never a line that repeats the resolution.
 * The track's dark spaces are the ones the server lists in `table.track`, whatever they are.
 
 Every game here is played at the table (tabletop mode), its commands sent over the host's own
@@ -151,7 +152,10 @@ def test_the_third_editions_message_4_is_an_extra_turn_in_the_servers_words(
     shown = overlay_at(tv, send(host, 0, "resolve_message", choice="action"))
     assert shown["key"] == "outcome:0:4", shown
     text = plain(shown["text"])
-    assert "Play an extra turn" in text and "Ann plays an extra turn" in text, shown
+    # The resolution's own line, once: not again in the words of the extra turn it brings.
+    assert "Play an extra turn" in text, shown
+    assert text.count("Ann takes the action: play an extra turn") == 1, shown
+    assert "Ann plays an extra turn" not in text, shown
     assert "one more tile" not in text, shown
     screenshot(tv, "projector-outcome-extra-turn.png")
     assert not watch.errors, watch.errors
