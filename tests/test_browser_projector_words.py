@@ -28,6 +28,7 @@ from tests import servers
 from tests.browser_pages import create_table
 from tests.test_browser import ConsoleWatch, screenshot
 from tests.test_browser_projector import Host, overlay_at
+from tests.test_browser_projector_board import assert_breakdown_fits
 
 pytestmark = pytest.mark.services
 
@@ -128,6 +129,15 @@ def test_a_name_like_markup_shows_as_text_everywhere(server: str, browser: Brows
     expect(story.locator("#story .story-totals tbody tr").first).to_contain_text(HOSTILE)
     expect(story.locator("#story svg text", has_text=HOSTILE)).to_have_count(1)
     assert story.evaluate(NO_ELEMENT) == 0
+
+    # The tabletop console on a laptop shows the final breakdown too: every column in its card.
+    console = host.page
+    console.set_viewport_size({"width": 1366, "height": 768})
+    console.goto(f"/t/{host.code}")
+    expect(console.locator(".breakdown-wrap tbody tr").first).to_contain_text(HOSTILE)
+    # (The console's own images are the seats' QR codes.)
+    assert console.evaluate("() => document.querySelectorAll('img:not(.qr), [onerror]').length") == 0
+    assert_breakdown_fits(console, "console-1366")
     assert not watch.errors, watch.errors
     tv.context.close()
     host.page.context.close()
