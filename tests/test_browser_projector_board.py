@@ -237,7 +237,9 @@ FITS = """() => {
     }
     const scrolling = [];
     for (let el = wrap; el && el !== document.documentElement; el = el.parentElement) {
-        if (el.scrollWidth > el.clientWidth + 1) scrolling.push([el.className, el.scrollWidth, el.clientWidth]);
+        if (el.scrollWidth > el.clientWidth + 1) {
+            scrolling.push([el.className, el.scrollWidth, el.clientWidth]);
+        }
     }
     // The numbers and the heads themselves are whole (their text within their cell: none cut
     // with an ellipsis, none spilling over its neighbour) and on top (nothing covers them).
@@ -252,7 +254,8 @@ FITS = """() => {
             + `writing-mode:${style.writingMode}`;
         probe.innerHTML = cell.innerHTML;
         cell.appendChild(probe);
-        const needs = vertical ? probe.getBoundingClientRect().height : probe.getBoundingClientRect().width;
+        const size = probe.getBoundingClientRect();
+        const needs = vertical ? size.height : size.width;
         probe.remove();
         const r = cell.getBoundingClientRect();
         const room = vertical

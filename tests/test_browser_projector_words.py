@@ -136,7 +136,8 @@ def test_a_name_like_markup_shows_as_text_everywhere(server: str, browser: Brows
     console.goto(f"/t/{host.code}")
     expect(console.locator(".breakdown-wrap tbody tr").first).to_contain_text(HOSTILE)
     # (The console's own images are the seats' QR codes.)
-    assert console.evaluate("() => document.querySelectorAll('img:not(.qr), [onerror]').length") == 0
+    foreign = "() => document.querySelectorAll('img:not(.qr), [onerror]').length"
+    assert console.evaluate(foreign) == 0
     assert_breakdown_fits(console, "console-1366")
     assert not watch.errors, watch.errors
     tv.context.close()
