@@ -90,6 +90,18 @@ def test_message_8_fixed_figure_and_tiles_left(server: str, browser: Browser) ->
     expect(tv.locator(".sb-player").first.locator(".sb-fixed")).to_have_text("meeple this turn")
     expect(tv.locator(".sb-player .sb-fixed")).to_have_count(1)
     expect(tv.locator(".sb-player .sb-fixed")).to_be_visible()
+    # Within Ann's card, clear of her total.
+    inside = tv.locator(".sb-player").first.evaluate(
+        """(card) => {
+            const box = (el) => el.getBoundingClientRect();
+            const [c, t, s] = [card, card.querySelector(".sb-fixed"), card.querySelector(".sb-total")]
+                .map(box);
+            const apart = t.right <= s.left || t.top >= s.bottom || t.bottom <= s.top;
+            const ok = t.left >= c.left && t.right <= c.right && t.bottom <= c.bottom && apart;
+            return ok || JSON.stringify([c, t, s]);
+        }"""
+    )
+    assert inside is True, inside
     screenshot(tv, "projector-fixed-figure.png")
 
     # The tiles left, kind by kind, as the server counts them (the one spare tile, U).

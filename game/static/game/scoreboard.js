@@ -289,7 +289,7 @@ function playersHtml(players, table, view) {
     const marker = isActive
       ? html`<span class="sb-marker">turn</span>`
       : isDeciding && html`<span class="sb-marker sb-marker-deciding">deciding</span>`;
-    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${fixedTag}${marker}</span></li>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span>${fixedTag}</li>`;
   });
 }
 
