@@ -94,8 +94,8 @@ def test_message_8_fixed_figure_and_tiles_left(server: str, browser: Browser) ->
     inside = tv.locator(".sb-player").first.evaluate(
         """(card) => {
             const box = (el) => el.getBoundingClientRect();
-            const [c, t, s] = [card, card.querySelector(".sb-fixed"), card.querySelector(".sb-total")]
-                .map(box);
+            const [tag, total] = [".sb-fixed", ".sb-total"].map((q) => card.querySelector(q));
+            const [c, t, s] = [card, tag, total].map(box);
             const apart = t.right <= s.left || t.top >= s.bottom || t.bottom <= s.top;
             const ok = t.left >= c.left && t.right <= c.right && t.bottom <= c.bottom && apart;
             return ok || JSON.stringify([c, t, s]);
