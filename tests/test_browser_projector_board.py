@@ -191,14 +191,28 @@ def test_an_online_game_on_the_projector(server: str, browser: Browser) -> None:
     assert not watch.errors, watch.errors
 
 
-# The widest breakdown there is: every category used, six players with long names.
+# The widest breakdowns there are: every category used, 2 or 6 players with names of 20
+# characters (the names' limit), three-digit points.
+LONG_NAMES = [
+    "Annabelle Fitzgerald",
+    "Bartholomew Ashcroft",
+    "Cleopatra Montgomery",
+    "Dan Dan Dan Dan Dan!",
+    "Evangeline Whitfield",
+    "Maximilian Sinclair.",
+]
 WIDE_ROWS = [
-    {"play": 87, "road": 12, "city": 24, "monastery": 9, "field": 15, "table": 0} for _ in range(6)
+    {"play": 187, "road": 112, "city": 124, "monastery": 109, "field": 115, "table": 100}
+    for _ in LONG_NAMES
 ]
-WIDE_PLAYERS = [
-    {"seat": n, "name": f"{name}", "score": 147}
-    for n, name in enumerate(["Annabelle", "Bartholomew", "Cleopatra", "Dan", "Eve", "Finn"])
-]
+WIDE_SCORES = [747, 646, 545, 444, 343, 242]
+WIDE = {
+    count: [
+        {"seat": n, "name": name, "score": WIDE_SCORES[n]}
+        for n, name in enumerate(LONG_NAMES[:count])
+    ]
+    for count in (2, 6)
+}
 
 BREAKDOWN_AT = """([rows, players]) => import("/static/game/ui.js").then(({ breakdownHtml }) => {
     // The end screen's breakdown, with every column: the page's own markup and style.
@@ -207,36 +221,97 @@ BREAKDOWN_AT = """([rows, players]) => import("/static/game/ui.js").then(({ brea
     wrap.outerHTML = breakdownHtml(rows, players, swatch);
 })"""
 
-COLUMNS_SEEN = """() => {
-    // Each header cell: whether it shows, once the card's own scroll brings it into view,
-    // within the card and the screen, and not under the fixed name column.
+FITS = """() => {
+    // Every header and cell of the breakdown within its box, its box within the screen, and no
+    // box around it that scrolls sideways (a projector cannot scroll, a phone's reader would not
+    // know there is more).
     const wrap = document.querySelector(".breakdown-wrap");
-    const card = wrap.parentElement.getBoundingClientRect();
-    const heads = [...wrap.querySelectorAll("thead th")];
-    const seen = {};
-    for (const th of heads.slice(1)) {
-        th.scrollIntoView({ block: "nearest", inline: "nearest" });
-        const r = th.getBoundingClientRect();
-        const name = heads[0].getBoundingClientRect();
-        seen[th.textContent] = r.left >= Math.max(card.left, name.right) - 1
-            && r.right <= Math.min(card.right, innerWidth) + 1 && r.width > 0;
+    const box = wrap.getBoundingClientRect();
+    const out = [];
+    for (const cell of wrap.querySelectorAll("th, td")) {
+        const r = cell.getBoundingClientRect();
+        if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.width <= 0
+            || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5 || r.top < -0.5) {
+            out.push([cell.textContent, r.left, r.right, r.top, r.bottom]);
+        }
+    }
+    const scrolling = [];
+    for (let el = wrap; el && el !== document.documentElement; el = el.parentElement) {
+        if (el.scrollWidth > el.clientWidth + 1) {
+            scrolling.push([el.className, el.scrollWidth, el.clientWidth]);
+        }
+    }
+    // The numbers and the heads themselves are whole (their text within their cell: none cut
+    // with an ellipsis, none spilling over its neighbour) and on top (nothing covers them).
+    const cut = [];
+    const covered = [];
+    for (const cell of wrap.querySelectorAll("td, thead th:not(:first-child)")) {
+        // The text's own length, unclipped, against the room its cell gives it.
+        const style = getComputedStyle(cell);
+        const vertical = style.writingMode.startsWith("vertical");
+        const probe = document.createElement("span");
+        probe.style.cssText = "position:absolute;visibility:hidden;white-space:nowrap;"
+            + `writing-mode:${style.writingMode}`;
+        probe.innerHTML = cell.innerHTML;
+        cell.appendChild(probe);
+        const size = probe.getBoundingClientRect();
+        const needs = vertical ? size.height : size.width;
+        probe.remove();
+        const r = cell.getBoundingClientRect();
+        const room = vertical
+            ? r.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+            : r.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        // (An upright head sets its row's height: only rounding may differ there.)
+        if (needs > room + (vertical ? 0.5 : 0.01)) cut.push([cell.textContent, needs, room]);
+        const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        if (!wrap.contains(top)) covered.push([cell.textContent, top && top.className]);
     }
     return {
-        seen,
-        scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
-        sizes: [wrap.scrollWidth, wrap.clientWidth],
+        out, scrolling, cut, covered,
+        box: [box.left, box.right, innerWidth],
+        heads: [...wrap.querySelectorAll("thead th")].map((th) => th.textContent),
+        totals: [...wrap.querySelectorAll("tbody td:last-child")].map((td) => td.textContent),
         page: document.documentElement.scrollWidth <= innerWidth,
     };
 }"""
 
-EXPECTED_COLUMNS = ["During play", "Roads", "Cities", "Monasteries", "Fields", "Total"]
+SHORT_HEADS = ["", "Play", "Roads", "Cities", "Mon.", "Fields", "Entered", "Total"]
+
+
+def assert_breakdown_fits(page: Page, label: str) -> None:
+    """With 2 and with 6 players of long names, every column of the breakdown on `page` shows
+    within its box without scrolling, and the Total column holds each player's score."""
+    expect(page.locator(".breakdown-wrap")).to_be_visible()
+    for count, players in WIDE.items():
+        page.evaluate(BREAKDOWN_AT, [WIDE_ROWS[:count], players])
+        expect(page.locator(".breakdown-wrap tbody tr")).to_have_count(count)
+        page.locator(".breakdown-wrap").scroll_into_view_if_needed()
+        found = page.evaluate(FITS)
+        screenshot(page, f"breakdown-{label}-{count}.png")
+        assert found["heads"] == SHORT_HEADS, (label, found)
+        assert found["totals"] == [str(p["score"]) for p in players], (label, found)
+        assert not found["out"], (label, count, found)
+        assert not found["scrolling"], (label, count, found)
+        assert not found["cut"], (label, count, found)
+        assert not found["covered"], (label, count, found)
+        assert found["page"], (label, found)
+    # The short heads keep their full names for whoever points at them.
+    titles = page.locator(".breakdown-wrap thead abbr").evaluate_all(
+        "els => els.map((el) => el.title)"
+    )
+    assert titles == ["During play", "Roads", "Cities", "Monasteries", "Fields", "Entered"]
+
+
+PHONES = [(390, 844), (360, 740)]
+PROJECTORS = [(1920, 1080), (1280, 720), (1024, 768)]
 
 
 def test_the_final_breakdown_shows_every_column_on_every_screen(
     server: str, browser: Browser
 ) -> None:
-    """The game over of a whole game; then the widest breakdown in its place on a phone, a
-    laptop and the projector: every column can be read, none is cut off."""
+    """The game over of a whole game; then the widest breakdowns in its place on phones, a
+    laptop and the projector: every column, Total above all, within its box, none scrolled away
+    or cut off."""
     ann_context = browser.new_context(base_url=server, viewport={"width": 1366, "height": 768})
     ann = ann_context.new_page()
     code = create_with_house_rules(ann)
@@ -257,29 +332,23 @@ def test_the_final_breakdown_shows_every_column_on_every_screen(
     projector.goto(f"/t/{code}/projector")
     # The projector's end screen: the ranking with the points of every category.
     table = projector.locator(".pj-breakdown table.breakdown")
-    expect(table.locator("thead th")).to_have_text(
-        ["", "During play", "Roads", "Monasteries", "Total"]
-    )
+    expect(table.locator("thead th")).to_have_text(["", "Play", "Roads", "Mon.", "Total"])
     expect(table.locator("tbody th .pj-rank-place")).to_have_text(["1", "2"])
     expect(table.locator("tbody th")).to_contain_text(["Bob", "Ann"])
     expect(table.locator("tbody td:last-child")).to_have_text(["13", "9"])
     screenshot(projector, "projector-final-breakdown.png")
 
-    pages = [(ann, None), (bob, None), (projector, (1920, 1080)), (projector, (1024, 768))]
-    for page, size in pages:
-        if size:
-            page.set_viewport_size({"width": size[0], "height": size[1]})
-        expect(page.locator(".breakdown-wrap")).to_be_visible()
-        page.evaluate(BREAKDOWN_AT, [WIDE_ROWS, WIDE_PLAYERS])
-        expect(page.locator(".breakdown-wrap thead th")).to_have_text(["", *EXPECTED_COLUMNS])
-        found = page.evaluate(COLUMNS_SEEN)
-        width = page.viewport_size["width"] if page.viewport_size else 0
-        screenshot(page, f"breakdown-{width}.png")
-        assert found["seen"] == dict.fromkeys(EXPECTED_COLUMNS, True), (width, found)
-        assert found["page"], width
-        if page is projector:
-            # The projector's breakdown fits without scrolling, at 16:9 and 4:3.
-            assert not found["scrolls"], (size, found)
+    assert_breakdown_fits(ann, "table-1366")
+    for width, height in PHONES:
+        bob.set_viewport_size({"width": width, "height": height})
+        assert_breakdown_fits(bob, f"phone-{width}")
+    if projector.locator("#pj-story").is_visible():
+        # The story opens by itself a while after the end: back to the table's end screen.
+        projector.locator("#pj-story-button").click()
+    expect(projector.locator("#pj-story")).to_be_hidden()
+    for width, height in PROJECTORS:
+        projector.set_viewport_size({"width": width, "height": height})
+        assert_breakdown_fits(projector, f"projector-{width}")
     for context in (ann_context, bob_context, tv):
         context.close()
 

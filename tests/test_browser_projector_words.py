@@ -5,7 +5,8 @@
   made of it.
 * A message is named in the edition's words: the 3rd edition's message 4 is an extra turn
   (messengers.md, C3 extra_tile = extra_turn), the 2nd edition's one more tile
-  (extra_tile = immediate); the outcome is the server's log line of the update that resolved it.
+  (extra_tile = immediate); the outcome is the server's log line of the update that resolved it
+  and the lines of what it scored, never a line that repeats the resolution.
 * The track's dark spaces are the ones the server lists in `table.track`, whatever they are.
 
 Every game here is played at the table (tabletop mode), its commands sent over the host's own
@@ -27,6 +28,7 @@ from tests import servers
 from tests.browser_pages import create_table
 from tests.test_browser import ConsoleWatch, screenshot
 from tests.test_browser_projector import Host, overlay_at
+from tests.test_browser_projector_board import assert_breakdown_fits
 
 pytestmark = pytest.mark.services
 
@@ -127,6 +129,16 @@ def test_a_name_like_markup_shows_as_text_everywhere(server: str, browser: Brows
     expect(story.locator("#story .story-totals tbody tr").first).to_contain_text(HOSTILE)
     expect(story.locator("#story svg text", has_text=HOSTILE)).to_have_count(1)
     assert story.evaluate(NO_ELEMENT) == 0
+
+    # The tabletop console on a laptop shows the final breakdown too: every column in its card.
+    console = host.page
+    console.set_viewport_size({"width": 1366, "height": 768})
+    console.goto(f"/t/{host.code}")
+    expect(console.locator(".breakdown-wrap tbody tr").first).to_contain_text(HOSTILE)
+    # (The console's own images are the seats' QR codes.)
+    foreign = "() => document.querySelectorAll('img:not(.qr), [onerror]').length"
+    assert console.evaluate(foreign) == 0
+    assert_breakdown_fits(console, "console-1366")
     assert not watch.errors, watch.errors
     tv.context.close()
     host.page.context.close()
@@ -151,7 +163,10 @@ def test_the_third_editions_message_4_is_an_extra_turn_in_the_servers_words(
     shown = overlay_at(tv, send(host, 0, "resolve_message", choice="action"))
     assert shown["key"] == "outcome:0:4", shown
     text = plain(shown["text"])
-    assert "Play an extra turn" in text and "Ann plays an extra turn" in text, shown
+    # The resolution's own line, once: not again in the words of the extra turn it brings.
+    assert "Play an extra turn" in text, shown
+    assert text.count("Ann takes the action: play an extra turn") == 1, shown
+    assert "Ann plays an extra turn" not in text, shown
     assert "one more tile" not in text, shown
     screenshot(tv, "projector-outcome-extra-turn.png")
     assert not watch.errors, watch.errors

@@ -1,6 +1,7 @@
 """Details of the online table page (board mode) in Chromium: message 8 with nothing to score
 offers its follower once; the figure fixed for the rest of the turn (c3, ``figure_choice =
-per_turn``) is named; the tiles left in the bag are listed by kind.
+per_turn``) is named on its player's page, on the other players' pages and on the projector;
+the tiles left in the bag are listed by kind.
 
 Ann and Bob play tests/test_messages_score_and_return.py's corner-field opening at a c3 table
 over websockets of their own browsers, as their pages would; Ann's page, on a phone, must show
@@ -79,6 +80,29 @@ def test_message_8_fixed_figure_and_tiles_left(server: str, browser: Browser) ->
         "Your points go on the meeple for the rest of this turn."
     )
     expect(bob.locator("#dock .fixed-figure")).to_have_count(0)
+    # Everyone sees it: Bob's player list and the projector's tag Ann's row, and no one else's.
+    expect(bob.locator("#players li").first.locator(".fixed-tag")).to_have_text("meeple this turn")
+    expect(bob.locator("#players .fixed-tag")).to_have_count(1)
+    tv_context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 720})
+    tv = tv_context.new_page()
+    watch.watch(tv, "projector")
+    tv.goto(f"/t/{code}/projector")
+    expect(tv.locator(".sb-player").first.locator(".sb-fixed")).to_have_text("meeple this turn")
+    expect(tv.locator(".sb-player .sb-fixed")).to_have_count(1)
+    expect(tv.locator(".sb-player .sb-fixed")).to_be_visible()
+    # Within Ann's card, clear of her total.
+    inside = tv.locator(".sb-player").first.evaluate(
+        """(card) => {
+            const box = (el) => el.getBoundingClientRect();
+            const [tag, total] = [".sb-fixed", ".sb-total"].map((q) => card.querySelector(q));
+            const [c, t, s] = [card, tag, total].map(box);
+            const apart = t.right <= s.left || t.top >= s.bottom || t.bottom <= s.top;
+            const ok = t.left >= c.left && t.right <= c.right && t.bottom <= c.bottom && apart;
+            return ok || JSON.stringify([c, t, s]);
+        }"""
+    )
+    assert inside is True, inside
+    screenshot(tv, "projector-fixed-figure.png")
 
     # The tiles left, kind by kind, as the server counts them (the one spare tile, U).
     card = bob.locator("#tiles-card")
@@ -94,6 +118,8 @@ def test_message_8_fixed_figure_and_tiles_left(server: str, browser: Browser) ->
 
     ann.locator("#dock .choices li").nth(1).locator("button").click()
     expect(ann.locator("#dock .fixed-figure")).to_have_count(0)
-    for context in (ann_context, bob_context):
+    expect(bob.locator("#players .fixed-tag")).to_have_count(0)
+    expect(tv.locator(".sb-player .sb-fixed")).to_have_count(0)
+    for context in (ann_context, bob_context, tv_context):
         context.close()
     assert not watch.errors, watch.errors

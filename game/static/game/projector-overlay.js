@@ -10,7 +10,10 @@
 // every update redraws the overlay in the same task, so the screen is never behind the state.
 //
 // Every word of a message and of its outcome is the server's: the reveal shows `revealed.text`,
-// the outcome the log lines of the update that resolved it, in the edition's words.
+// the outcome the log lines of the update that resolved it, in the edition's words: the
+// resolution's own line and the lines of what it scored, never a line that only repeats the
+// resolution in other words (C3's "plays an extra turn" after "takes the action: play an extra
+// turn", message 8's "returns" after "and the meeple returns").
 
 import { html, nameHtml, pts } from "./shared.js";
 import { elements, finalPhase, messageName, nameOf, ranking, state, swatch } from "./projector-state.js";
@@ -20,7 +23,9 @@ const OUTCOME_MS = 5000;
 export const GAME_OVER_MS = 10000;
 // The events that end a message's outcome: the next turn, or the next message drawn.
 const OUTCOME_ENDS = new Set(["turn_started", "message_drawn", "game_ending"]);
-// At most this many of those lines: the resolution's own and the first things it brought about.
+// The events after the resolution whose lines the outcome shows: what it scored.
+const OUTCOME_SCORED = new Set(["points_scored", "shared_scoring"]);
+// At most this many of those lines: the resolution's own and the first points it brought.
 const OUTCOME_LINES = 3;
 
 function showOverlay(key, kind, markup) {
@@ -75,8 +80,8 @@ export function followState(view, events, lines, fresh) {
   }
 }
 
-/** The log lines of the resolution at `events[at]` and of what it brought about until the next
- * turn or message (points scored, a follower returned, an extra turn). The server gives one line
+/** The log lines of the resolution at `events[at]` and of what it scored until the next turn or
+ * message (the figure's move, a shared scoring). The server gives one line
  * per event but for `played_by` (which names the computer in the lines after it); when the lines
  * do not match the events so, none are picked rather than the wrong ones. */
 function outcomeLines(events, lines, at) {
@@ -85,7 +90,9 @@ function outcomeLines(events, lines, at) {
   const picked = [];
   let line = narrated.slice(0, at).filter(Boolean).length;
   for (let i = at; i < events.length && !(i > at && OUTCOME_ENDS.has(events[i].type)); i += 1) {
-    if (narrated[i]) picked.push(lines[line++]);
+    if (!narrated[i]) continue;
+    const said = lines[line++];
+    if (i === at || OUTCOME_SCORED.has(events[i].type)) picked.push(said);
   }
   return picked.slice(0, OUTCOME_LINES);
 }

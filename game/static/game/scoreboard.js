@@ -280,10 +280,16 @@ function playersHtml(players, table, view) {
     const split = player.carrier
       ? html`<span class="sb-split-item">${ICON[player.carrier]}carries ${player.score}</span>`
       : html`<span class="sb-split-item" title="Meeple">${ICON.meeple}${player.meeple ?? 0}</span><span class="sb-split-item" title="Messenger">${ICON.messenger}${player.messenger ?? 0}</span>`;
+    // The figure the edition fixes for the rest of this turn (the server's `turn_figure`), shown
+    // to everyone: the table must know where the next points of the turn go.
+    const fixed = !finished && player.turn_figure;
+    const fixedTag =
+      fixed &&
+      html`<span class="sb-fixed" title="Every point of this turn goes on the ${fixed}">${ICON[fixed] || ""}${fixed} this turn</span>`;
     const marker = isActive
       ? html`<span class="sb-marker">turn</span>`
       : isDeciding && html`<span class="sb-marker sb-marker-deciding">deciding</span>`;
-    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span></li>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span>${fixedTag}</li>`;
   });
 }
 

@@ -21,10 +21,12 @@ function playerHtml(pl, v, me) {
     !info?.computer &&
     html`<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>`;
   const tag = active ? html`<span class="tag">turn</span>` : deciding && html`<span class="tag alt">deciding</span>`;
+  const fixed =
+    !v.finished && pl.turn_figure && html`<span class="tag alt fixed-tag">${pl.turn_figure} this turn</span>`;
   const figures = pl.carrier
     ? `${FIGURE[pl.carrier]} carries all`
     : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
-  return html`<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me && html` <em>(you)</em>`}${dot}${tag}</div><div class="p-sub">${figures} · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div><div class="p-score">${pl.score}</div><div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
+  return html`<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me && html` <em>(you)</em>`}${dot}${tag}${fixed}</div><div class="p-sub">${figures} · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div><div class="p-score">${pl.score}</div><div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
 }
 
 export function renderPlayers() {

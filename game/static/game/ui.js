@@ -61,26 +61,30 @@ export function rankingHtml(players, swatch) {
   return html`<ol class="ranking">${rows}</ol>`;
 }
 
+// Each category: its key in `final_scoring`, its full name and the short head its column shows
+// (the full name in the head's `abbr` title), so that every column fits a phone's width.
 const CATEGORIES = [
-  ["play", "During play"],
-  ["road", "Roads"],
-  ["city", "Cities"],
-  ["monastery", "Monasteries"],
-  ["field", "Fields"],
-  ["table", "Entered"],
+  ["play", "During play", "Play"],
+  ["road", "Roads", "Roads"],
+  ["city", "Cities", "Cities"],
+  ["monastery", "Monasteries", "Mon."],
+  ["field", "Fields", "Fields"],
+  ["table", "Entered", "Entered"],
 ];
 
-/** Each player's final score by category (the snapshot's `final_scoring`), as a table. */
+/** Each player's final score by category (the snapshot's `final_scoring`), as a table whose
+ * every column fits its box: short heads, numbers in columns of fixed width, the names taking
+ * what is left (cut with an ellipsis, whole in their title), the type scaled to the box. */
 export function breakdownHtml(rows, players, swatch) {
   if (!rows) return html``;
   const chip = chipOf(swatch);
   const used = CATEGORIES.filter(([key]) => rows.some((row) => row[key]));
-  const head = used.map(([, label]) => html`<th>${label}</th>`);
+  const head = used.map(([, label, short]) => html`<th scope="col"><abbr title="${label}">${short}</abbr></th>`);
   const body = players.map((pl) => {
     const cells = used.map(([key]) => html`<td>${rows[pl.seat][key] || 0}</td>`);
-    return html`<tr><th>${chip(pl.seat)} ${nameHtml(pl.name)}</th>${cells}<td><b>${pl.score}</b></td></tr>`;
+    return html`<tr><th scope="row" title="${pl.name}"><span class="breakdown-who">${chip(pl.seat)} ${nameHtml(pl.name)}</span></th>${cells}<td class="breakdown-total"><b>${pl.score}</b></td></tr>`;
   });
-  return html`<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th></th>${head}<th>Total</th></tr></thead><tbody>${body}</tbody></table></div>`;
+  return html`<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th scope="col"></th>${head}<th scope="col"><span>Total</span></th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 /** The table's entry for `seat` (name, colour, connected…), or null. */
