@@ -29,6 +29,8 @@ pytestmark = pytest.mark.services
 
 TILES = ["V"] * 9 + ["U"] * 8 + ["B"] * 2
 
+SEEN = "version => version === null || window.testLink.version >= version"
+
 
 def turns_until_ann_has_no_follower() -> list[tuple[int, dict[str, Any]]]:
     """The commands (seat, command) that bring the game to Ann's turn with her supply empty."""
@@ -73,8 +75,12 @@ def test_no_follower_left_is_said_with_the_button_to_tab_to(server: str, browser
     ann.locator('#start-box button[data-act="start"]').click()
     expect(status_bar(ann)).to_contain_text("Your turn")
     links = [Host(ann, code, ["Ann", "Bob"]), Host(bob, code, ["Ann", "Bob"])]
+    version = None
     for seat, command in turns_until_ann_has_no_follower():
-        links[seat].frame({"type": "command", "command": command}, "update")
+        # A command names the version its link has seen: the other player's last update must
+        # have reached this link first, or the command is rightly refused as stale.
+        links[seat].page.wait_for_function(SEEN, arg=version)
+        version = links[seat].frame({"type": "command", "command": command}, "update")
     ann.reload()
     expect(status_bar(ann)).to_contain_text("Your turn")
     expect(ann.locator(".p-sub").first).to_be_visible()
