@@ -102,3 +102,22 @@ def _fresh_address_limits() -> Iterator[None]:
 
     cache.clear()
     yield
+
+
+@pytest.fixture(scope="module")
+def deployment(postgres_url: str, redis_url: str) -> Iterator[Any]:
+    """The deployment of deploy/ (nginx in front of two Daphnes, tests/deploy_stack.py), once
+    per module that asks; imported here so that the rest of the suite needs no nginx."""
+    from tests.deploy_stack import running_deployment
+
+    with running_deployment(postgres_url, redis_url) as stack:
+        yield stack
+
+
+@pytest.fixture(scope="module")
+def tls_browser(chromium_executable: Path) -> Iterator[Any]:
+    """Chromium as `browser`, trusting the deployment's self-signed certificate."""
+    from tests.deploy_stack import tls_chromium
+
+    with tls_chromium(chromium_executable) as chromium:
+        yield chromium

@@ -23,35 +23,40 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import secrets
-import shlex
 import shutil
-import socket
-import ssl
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from game.engine.record import replay
 from tests import servers
-from tests.conftest import BROWSER_TIMEOUT_MS, CHROMIUM_ARGS
+from tests.deploy_stack import (
+    APP_DIR,
+    DAPHNE_UNIT,
+    FORM,
+    HOUSEKEEPING_UNIT,
+    LOOPBACK_CLIENTS,
+    SITE,
+    TABLES_PER_HOUR,
+    UNITS,
+    Deployment,
+    exec_start,
+    https,
+    unit_values,
+)
 from tests.test_browser import (
     FINAL_SCORES,
-    MESSAGES,
     PERFORM,
     PLAN,
     RECONNECT_TIMEOUT_MS,
-    TILES,
     ConsoleWatch,
     expected_view,
     open_table,
@@ -59,253 +64,6 @@ from tests.test_browser import (
 )
 
 pytestmark = pytest.mark.services
-
-DEPLOY = servers.ROOT / "deploy"
-SITE = DEPLOY / "nginx" / "messengers.conf"
-UNITS = DEPLOY / "systemd"
-DAPHNE_UNIT = UNITS / "messengers@.service"
-HOUSEKEEPING_UNIT = UNITS / "messengers-housekeeping.service"
-RELEASE_SCRIPT = DEPLOY / "release.sh"
-
-APP_DIR = "/srv/messengers/app"
-"""Where docs/deployment.md puts the checkout; the units name paths under it."""
-
-TABLES_PER_HOUR = 3
-"""A low limit, so that the test can reach it from one address and not from another."""
-
-LOOPBACK_CLIENTS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
-"""Client addresses of the limit test: all of 127.0.0.0/8 is loopback on Linux, so a client
-can connect to nginx from any of them, and nginx sees each as a different client."""
-
-FORM = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Cy", "colour": "blue"}
-
-
-# --- the shipped files ----------------------------------------------------------------------
-
-
-def unit_values(path: Path, key: str) -> list[str]:
-    """Every value of `key` in the unit file at `path` (systemd's `Key=value` lines)."""
-    values = []
-    for line in path.read_text().splitlines():
-        name, sep, value = line.partition("=")
-        if sep and not line.lstrip().startswith(("#", ";")) and name.strip() == key:
-            values.append(value.strip())
-    return values
-
-
-def exec_start(path: Path) -> list[str]:
-    """The unit's command line, split as systemd splits it (no shell)."""
-    (command,) = unit_values(path, "ExecStart")
-    return shlex.split(command)
-
-
-def unit_daphne_argv(port: int) -> list[str]:
-    """messengers@PORT.service's command line, run from this checkout's virtualenv."""
-    argv = exec_start(DAPHNE_UNIT)
-    assert argv[0] == f"{APP_DIR}/.venv/bin/daphne", argv
-    return [str(servers.venv_bin("daphne")), *(arg.replace("%i", str(port)) for arg in argv[1:])]
-
-
-def render_site(replacements: dict[str, str]) -> str:
-    """The shipped site file with the host's names, ports and paths put in (see its header).
-
-    Every text replaced must occur in the file's directives, so that a change to the file that
-    the header does not account for fails here instead of going untested.
-    """
-    text = SITE.read_text()
-    directives = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-    for old, new in replacements.items():
-        assert old in directives, f"{SITE} no longer contains {old!r}"
-        text = text.replace(old, new)
-    return text
-
-
-def ipv6_loopback() -> bool:
-    """Whether this host has ::1 (a container may run without IPv6)."""
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as sock:
-            sock.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
-def main_conf(prefix: Path, site: Path) -> str:
-    """What Debian's /etc/nginx/nginx.conf provides around a site file, with private paths.
-
-    Run as root (CI), the workers drop to www-data as on a Debian host.
-    """
-    user = "user www-data;\n" if os.geteuid() == 0 else ""
-    temp = "\n".join(
-        f"    {kind}_temp_path {prefix}/{kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    return (
-        f"{user}worker_processes 1;\n"
-        f"pid {prefix}/nginx.pid;\n"
-        f"error_log {prefix}/error.log notice;\n"
-        "events { worker_connections 1024; }\n"
-        "http {\n"
-        "    include /etc/nginx/mime.types;\n"
-        "    default_type application/octet-stream;\n"
-        f"    access_log {prefix}/access.log;\n"
-        f"{temp}\n"
-        f"    include {site};\n"
-        "}\n"
-    )
-
-
-def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 and localhost, made as docs/deployment.md shows."""
-    cert, key = directory / "fullchain.pem", directory / "privkey.pem"
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        servers.missing("openssl")
-    subprocess.run(
-        [
-            openssl,
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
-    return cert, key
-
-
-# --- the deployment -------------------------------------------------------------------------
-
-
-@dataclass
-class Deployment:
-    """nginx in front of two Daphnes, and what the tests need to talk to them."""
-
-    https_port: int
-    http_port: int
-    daphnes: list[servers.RestartableDaphne]
-    env: dict[str, str]
-    static_root: Path
-    nginx_log: Path
-    access_log: Path
-    """nginx's access log: one line per request, with the status it answered."""
-
-    @property
-    def url(self) -> str:
-        """The public address, as a browser opens it."""
-        return f"https://127.0.0.1:{self.https_port}"
-
-    def logs(self) -> list[str]:
-        """Each Daphne's output so far (its access log: one line per request and websocket)."""
-        return [daphne.log_path.read_text(errors="replace") for daphne in self.daphnes]
-
-
-def https(deployment: Deployment, source: str = "127.0.0.1") -> http.client.HTTPSConnection:
-    """A connection to nginx's https port from the loopback address `source`."""
-    context = ssl.create_default_context()
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE
-    return http.client.HTTPSConnection(
-        "127.0.0.1",
-        deployment.https_port,
-        context=context,
-        timeout=30,
-        source_address=(source, 0),
-    )
-
-
-def world_readable_tempdir(prefix: str) -> Path:
-    """A temporary directory that nginx's workers (www-data when run as root) can read."""
-    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
-    path.chmod(0o755)
-    return path
-
-
-@pytest.fixture(scope="module")
-def deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment]:
-    """The whole deployment, set up as docs/deployment.md does it, on private ports."""
-    servers.nginx_binary()  # before anything is set up: skip or fail at once without nginx
-    tmp = world_readable_tempdir("messengers-deploy-")
-    try:
-        static_root = tmp / "staticfiles"
-        https_port, http_port = servers.free_port(), servers.free_port()
-        # deploy/production.env.example, with this host's secret, names, servers and paths.
-        host = {
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "DATABASE_URL": servers.create_database(postgres_url, "deploy"),
-            "REDIS_URL": redis_url,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{https_port}",
-            "STATIC_ROOT": str(static_root),
-            "TABLES_PER_HOUR": str(TABLES_PER_HOUR),
-            # The game of tests/test_browser.py, so that its plan can be played here.
-            "MESSENGERS_FIXED_TILES": ",".join(TILES),
-            "MESSENGERS_FIXED_MESSAGES": ",".join(str(m) for m in MESSAGES),
-        }
-        env = servers.project_env(**{**servers.production_example(), **host})
-        release = subprocess.run(
-            [str(RELEASE_SCRIPT)],
-            env=servers.child_env(env),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert release.returncode == 0, release.stdout + release.stderr
-        assert (static_root / "game" / "table.js").is_file()
-        static_root.chmod(0o755)
-
-        cert, key = self_signed_certificate(tmp)
-        with (
-            servers.restartable_daphne(env, unit_daphne_argv) as first,
-            servers.restartable_daphne(env, unit_daphne_argv) as second,
-        ):
-            replacements = {
-                "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
-                "/etc/letsencrypt/live/play.example.org/privkey.pem": str(key),
-                "server_name play.example.org;": "server_name 127.0.0.1 localhost;",
-                "listen 80;": f"listen 127.0.0.1:{http_port};",
-                "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
-                "server 127.0.0.1:8001 ": f"server 127.0.0.1:{first.port} ",
-                "server 127.0.0.1:8002 ": f"server 127.0.0.1:{second.port} ",
-                f"{APP_DIR}/staticfiles/": f"{static_root}/",
-            }
-            if ipv6_loopback():
-                replacements["listen [::]:80;"] = f"listen [::1]:{http_port};"
-                replacements["listen [::]:443 ssl http2;"] = f"listen [::1]:{https_port} ssl http2;"
-            else:
-                replacements["listen [::]:80;"] = ""
-                replacements["listen [::]:443 ssl http2;"] = ""
-            site = tmp / "messengers.conf"
-            site.write_text(render_site(replacements))
-            conf = tmp / "nginx.conf"
-            conf.write_text(main_conf(tmp, site))
-            with servers.running_nginx(conf, tmp, [https_port, http_port]) as nginx_log:
-                yield Deployment(
-                    https_port,
-                    http_port,
-                    [first, second],
-                    env,
-                    static_root,
-                    nginx_log,
-                    tmp / "access.log",
-                )
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
 
 # --- the unit files -------------------------------------------------------------------------
 
@@ -560,22 +318,6 @@ def test_housekeeping_runs_as_its_unit_says(deployment: Deployment) -> None:
 
 
 # --- a game in the browser ------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def tls_browser(chromium_executable: Path) -> Iterator[Browser]:
-    """Chromium as the conftest's `browser`, trusting the test's self-signed certificate."""
-    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(chromium_executable),
-            headless=True,
-            args=[*CHROMIUM_ARGS, "--ignore-certificate-errors"],
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 KILL_AT = 15
