@@ -124,7 +124,16 @@ def database(name: str, default_sqlite_path: str) -> dict[str, object]:
     value = raw(name)
     if not value:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite_path}
-    config = environ.Env.db_url_config(value)
+    try:
+        config = environ.Env.db_url_config(value)
+    except (ValueError, TypeError, KeyError):
+        # environ's own message may quote part of the password: it is not repeated.
+        raise ImproperlyConfigured(
+            f"{name} cannot be read as postgres://USER:PASSWORD@HOST:PORT/NAME; a password with"
+            " @ : / ? # % or a space must be percent-encoded (@ as %40, / as %2F, # as %23), as"
+            " python3 -c 'import urllib.parse,getpass; print(urllib.parse.quote(getpass.getpass(),"
+            " safe=\"\"))' prints it"
+        ) from None
     engine = config.get("ENGINE")
     if engine not in DATABASE_ENGINES:
         scheme = value.partition(":")[0]

@@ -114,6 +114,18 @@ def test_database_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "hunter2" not in str(error.value)
 
 
+@pytest.mark.parametrize("password", ["a/b@c", "ab#c/d", "p?ss", "x/y"])
+def test_a_password_that_is_not_percent_encoded_gets_one_line(
+    monkeypatch: pytest.MonkeyPatch, password: str
+) -> None:
+    """A password with characters that a URL reserves stops the start with a line saying how
+    to encode it, never a traceback, and never quoting the password."""
+    monkeypatch.setenv("DATABASE_URL", f"postgres://ann:{password}@127.0.0.1:5432/games")
+    with pytest.raises(ImproperlyConfigured, match="must be percent-encoded") as error:
+        environment.database("DATABASE_URL", "/d")
+    assert password not in str(error.value)
+
+
 def test_redis_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("REDIS_URL", raising=False)
     assert environment.redis_url("REDIS_URL") == ""
