@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef
 
 from . import computer, observe, presence, publish, seating, snapshots
 from .converters import is_table_code
-from .frames import BadField, BadFrame, decode, mapping, text, whole
+from .frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
 from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
@@ -154,11 +154,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             with observe.action(self.code, self.seat, message) as outcome:
+                check_keys(message)
                 outcome.version = await handler(self, message)
         except BadField as bad:
-            await self._error("malformed", str(bad), None, message.get("id"))
+            await self._error("malformed", str(bad), None, message.get("id"), bad.field)
         except CommandRefused as refused:
-            await self._error(refused.code, refused.message, refused.version, message.get("id"))
+            await self._error(
+                refused.code, refused.message, refused.version, message.get("id"), refused.field
+            )
         except LobbyError as error:
             await self._error(error.code, str(error), None, None)
         except Exception:
@@ -350,19 +353,23 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._group_send({"type": "table.presence", "seats": seats})
 
     async def _error(
-        self, code: str, text: str, version: int | None = None, command_id: object = None
+        self,
+        code: str,
+        text: str,
+        version: int | None = None,
+        command_id: object = None,
+        field: str | None = None,
     ) -> None:
-        await self.send(
-            text_data=json.dumps(
-                {
-                    "type": "error",
-                    "code": code,
-                    "message": text,
-                    "version": version,
-                    "id": echoable_id(command_id),
-                }
-            )
-        )
+        error: dict[str, Any] = {
+            "type": "error",
+            "code": code,
+            "message": text,
+            "version": version,
+            "id": echoable_id(command_id),
+        }
+        if field is not None:
+            error["field"] = field
+        await self.send(text_data=json.dumps(error))
 
     async def _send_snapshot(self, *, with_history: bool) -> None:
         try:

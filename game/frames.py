@@ -7,7 +7,7 @@ with a string ``type`` whose strings are valid Unicode without NUL, or ``BadFram
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 
@@ -22,7 +22,57 @@ class BadFrame(ValueError):
 
 
 class BadField(ValueError):
-    """A field of a well-formed frame has the wrong type or value (error code ``malformed``)."""
+    """A field of a well-formed frame has the wrong type or value (error code ``malformed``).
+
+    ``field`` names a key that the frame may not carry at all (unknown, or misplaced).
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+FRAME_KEYS: Final[dict[str, frozenset[str]]] = {
+    kind: frozenset({"type", *keys})
+    for kind, keys in {
+        "command": ("version", "id", "command", "seat"),
+        "preference": ("figure", "seat"),
+        "start": (),
+        "add_player": ("name", "colour"),
+        "rematch": (),
+        "reorder": ("order",),
+        "start_player": ("seat",),
+        "rename": ("seat", "name"),
+        "remove": ("seat",),
+        "hand_host": ("seat",),
+        "host_without_seat": (),
+        "add_computer": ("level",),
+        "leave": (),
+        "admit": ("seat",),
+        "computer_for": ("seat", "level"),
+        "take_back": ("seat",),
+        "absent_after": ("seconds",),
+        "sync": (),
+        "history": ("before",),
+        "ping": (),
+        "preview": ("id", "command"),
+        "entries": (),
+    }.items()
+}
+"""The keys each frame type may carry (docs/protocol.md, "Messages"): any other key is refused
+with ``malformed`` naming it, so that a misspelt or misplaced key is never silently ignored."""
+
+
+def check_keys(message: dict[str, Any]) -> None:
+    """``BadField`` naming the first key that a frame of this type may not carry."""
+    allowed = FRAME_KEYS.get(message["type"])
+    if allowed is None:
+        return
+    unknown = sorted(key for key in message if key not in allowed)
+    if unknown:
+        raise BadField(
+            f"A {message['type']!r} message takes no {unknown[0][:40]!r}.", field=unknown[0][:40]
+        )
 
 
 def decode(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:

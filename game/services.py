@@ -51,11 +51,15 @@ HOST_SEAT: Final = 0
 class CommandRefused(Exception):
     """A request that changes nothing; ``code`` is one of protocol.md's error codes."""
 
-    def __init__(self, code: str, message: str, version: int | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, version: int | None = None, field: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.version = version
+        self.field = field
+        """The key of the message at fault, for an unknown or misplaced one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +101,16 @@ class Applied:
         }
 
 
-def _parse(command: object) -> Command:
+def _parse(command: object, *, with_seat: bool) -> Command:
+    """``with_seat``: whether the command may name its ``seat`` (a preview's entry does; a
+    command frame names the seat beside the command, never inside it)."""
     try:
-        return parse_command(command)  # type: ignore[arg-type]
+        return parse_command(command, with_seat=with_seat)  # type: ignore[arg-type]
     except MalformedCommand as error:
-        raise CommandRefused("malformed", str(error)) from None
+        message = str(error)
+        if error.field == "seat":
+            message += ": the seat a command is for goes beside it, as the frame's 'seat'"
+        raise CommandRefused("malformed", message, field=error.field) from None
 
 
 _COMMAND_ID: Final = re.compile(rf"[A-Za-z0-9._:~-]{{1,{COMMAND_ID_LENGTH}}}")
@@ -151,7 +160,7 @@ def submit_command(
     ``seat``, which must still be played by one; the log then says so. Raises
     ``CommandRefused`` (and changes nothing) for anything that may not be applied.
     """
-    parsed = _parse(command)
+    parsed = _parse(command, with_seat=False)
     command_id = _check_command_id(command_id)
     version = _check_version(version)
     if seat is None and not host:
@@ -277,7 +286,7 @@ def preview(
     Host only; refused with the code and reason the correction itself would be refused with.
     A ``score`` or ``score_shared`` is previewed by ``entry_preview``.
     """
-    parsed = _parse(command)
+    parsed = _parse(command, with_seat=True)
     if isinstance(parsed, Score | ScoreShared):
         assert isinstance(command, Mapping)
         return entry_preview(code, seat, command, parsed, host=host)

@@ -483,3 +483,43 @@ async def test_asking_again_leaves_the_prompt_to_the_player() -> None:
     assert answered["from_version"] == 2 and answered["version"] == 3
     assert answered["view"]["players"][0]["meeple"] == 4
     await ann.close()
+
+
+async def test_an_unknown_or_misplaced_key_is_refused_naming_it() -> None:
+    """protocol.md, "Error codes", malformed: a key that a frame or its command may not carry is
+    refused with the key named in ``field``, and nothing is applied. At a tabletop game the
+    host's entry naming its ``seat`` inside the command once counted for the host's own seat."""
+
+    def make() -> tuple[str, list[str]]:
+        table, host = create_table(
+            preset="c3", mode="tabletop", seats=2, name="Ann", colour=COLOURS[0]
+        )
+        bob = join_table(table.code, name="Bob", colour=COLOURS[1])
+        start_game(table.code, host.token)
+        return table.code, [host.token, bob.token]
+
+    code, tokens = await database_sync_to_async(make)()
+    frames: list[str] = []
+    (host,) = await seated(code, [tokens[0]], frames)
+    table = await database_sync_to_async(Table.objects.get)(code=code)
+    version = table.version
+    score_for_bob = {"type": "score", "seat": 1, "points": 4}
+    for frame, field in (
+        (command(version, "h1", score_for_bob), "seat"),
+        ({**command(version, "h2", {"type": "score", "points": 4}), "as_seat": 1}, "as_seat"),
+        ({"type": "ping", "version": version}, "version"),
+        ({"type": "sync", "seat": 1}, "seat"),
+        (command(version, "h3", {"type": "score", "points": 4, "pionts": 5}), "pionts"),
+    ):
+        await host.send(frame)
+        error = await host.receive("error")
+        assert (error["code"], error.get("field")) == ("malformed", field), error
+        assert repr(field) in error["message"], error
+    after = await database_sync_to_async(Table.objects.get)(code=code)
+    assert after.version == version
+    assert await database_sync_to_async(LogEntry.objects.filter(table=after).count)() == 0
+    # The same entry, its seat beside the command as the protocol says, is Bob's.
+    await host.send({**command(version, "h4", {"type": "score", "points": 4}), "seat": 1})
+    update = await host.receive("update")
+    assert (update["version"], update["seat"]) == (version + 1, 1), update
+    await host.close()

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.commands import COMMAND_TYPES
+from game.frames import FRAME_KEYS
 from game.lobby import create_table, join_table, start_game
 from game.models import Connection, LogEntry, Seat, Table
 from game.services import submit_command
@@ -263,3 +264,61 @@ def _frame_type(frame: str | bytes) -> object:
     except (ValueError, RecursionError):
         return None
     return message.get("type") if isinstance(message, dict) else None
+
+
+GOOD_ENTRIES = [
+    {"type": "score", "points": 4},
+    {"type": "score", "points": 9, "category": "city"},
+    {"type": "end_turn"},
+    {"type": "undo"},
+]
+"""Commands the host of the tabletop table may send at its current version: each would apply."""
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    entry=st.sampled_from(GOOD_ENTRIES),
+    extra=st.sampled_from(["seat", "as_seat", "for", "player", "Seat"]) | st.text(max_size=8),
+    value=st.integers(0, 3) | json_values,
+    inside=st.booleans(),
+)
+async def test_a_key_out_of_place_is_refused_even_at_the_current_version(
+    entry: dict[str, Any], extra: str, value: Any, inside: bool
+) -> None:
+    """What the test above cannot reach: a frame that would apply, made against the table's
+    current version, but carrying one key that its command (``inside``) or the frame itself
+    may not have. It is refused with ``malformed`` naming that key, and nothing changes; a
+    ``seat`` inside a command was once silently ignored and the entry counted for the sender."""
+    allowed = FRAME_KEYS["command"] if not inside else {"type", *_command_keys(entry["type"])}
+    if extra in allowed or "\x00" in extra or any(0xD800 <= ord(c) <= 0xDFFF for c in extra):
+        return
+    if not TABLES or not await database_sync_to_async(Table.objects.exists)():
+        TABLES.clear()
+        TABLES.update(await _tables())
+    code, tokens = TABLES["tabletop"]
+    before = await database_sync_to_async(_state)()
+    version = await database_sync_to_async(lambda: Table.objects.get(code=code).version)()
+    body = {**entry, extra: value} if inside else dict(entry)
+    frame = {"type": "command", "version": version, "id": "k1", "command": body}
+    if not inside:
+        frame[extra] = value
+    socket = await _open(code, tokens[0])
+    try:
+        await _still_answers(socket)
+        await socket.send_to(text_data=json.dumps(frame))
+        answer = json.loads(await socket.receive_from(timeout=10))
+        assert answer["type"] == "error", answer
+        # A value holding a NUL or a lone surrogate is refused before any key is looked at.
+        if answer["code"] != "bad_json":
+            assert (answer["code"], answer.get("field")) == ("malformed", extra[:40]), answer
+    finally:
+        await socket.disconnect()
+    assert await database_sync_to_async(_state)() == before
+
+
+def _command_keys(kind: str) -> set[str]:
+    return {field.name for field in fields(COMMAND_TYPES[kind])}

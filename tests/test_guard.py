@@ -139,9 +139,16 @@ class TestWebsocketLimits:
     async def test_a_frame_at_the_size_limit_passes(self) -> None:
         code, tokens = await started_table(["Ann", "Bob"])
         socket = await open_socket(code, tokens[0])
-        frame = '{"type":"ping","pad":"' + "é" * 38 + '"}'  # 100 bytes in UTF-8
+        # 100 bytes in UTF-8; the consumer itself refuses the made-up figure, so an error
+        # other than the guard's (and no close) shows that the frame passed the guard.
+        frame = '{"type":"preference","figure":"' + "é" * 32 + "abc" + '"}'
         assert len(frame.encode()) == 100
         await socket.send_to(text_data=frame)
+        error = json.loads(await socket.receive_from(timeout=5))
+        while error["type"] != "error":
+            error = json.loads(await socket.receive_from(timeout=5))
+        assert error["code"] == "malformed", error
+        await socket.send_to(text_data='{"type":"ping"}')
         await _next(socket, "pong")
         await socket.disconnect()
 

@@ -380,8 +380,10 @@ COMMAND_TYPES: dict[str, type[Command]] = {
 }
 
 
-def parse_command(action: Mapping[str, Any]) -> Command:
-    """Read a command from a record action or a client message (the ``seat`` key is ignored).
+def parse_command(action: Mapping[str, Any], *, with_seat: bool = True) -> Command:
+    """Read a command from a record action (``with_seat``: its ``seat`` key is the actor's, and
+    ignored here) or from a client's message (``with_seat=False``: the seat a command is for is
+    the frame's, so a ``seat`` inside the command is refused, never silently ignored).
 
     >>> parse_command({"type": "place_tile", "x": 0, "y": -1, "rotation": 180})
     PlaceTile(x=0, y=-1, rotation=180)
@@ -389,6 +391,10 @@ def parse_command(action: Mapping[str, Any]) -> Command:
     Traceback (most recent call last):
     ...
     game.engine.errors.MalformedCommand: unknown command type 'fly'
+    >>> parse_command({"type": "score", "seat": 2, "points": 4}, with_seat=False)
+    Traceback (most recent call last):
+    ...
+    game.engine.errors.MalformedCommand: score takes no 'seat'
     """
     if not isinstance(action, Mapping):
         raise MalformedCommand("a command must be a JSON object")
@@ -397,9 +403,12 @@ def parse_command(action: Mapping[str, Any]) -> Command:
         raise MalformedCommand(f"unknown command type {kind!r}")
     cls = COMMAND_TYPES[kind]
     names = _field_names(cls)
-    unknown = sorted(set(action) - {"type", "seat", *names})
+    allowed = {"type", "seat", *names} if with_seat else {"type", *names}
+    unknown = sorted(set(action) - allowed, key=str)
     if unknown:
-        raise MalformedCommand(f"{kind} takes no {', '.join(repr(key) for key in unknown)}")
+        raise MalformedCommand(
+            f"{kind} takes no {', '.join(repr(key) for key in unknown)}", field=str(unknown[0])
+        )
     required = [f.name for f in fields(cls) if f.default is MISSING]
     missing = [name for name in required if action.get(name) is None]
     missing += [name for name in getattr(cls, "explicit", ()) if name not in action]

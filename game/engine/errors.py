@@ -30,7 +30,15 @@ class GameOver(IllegalCommand):
 
 
 class MalformedCommand(EngineError):
-    """A command of unknown type, or lacking a required key, or with a key of a wrong type."""
+    """A command of unknown type, or lacking a required key, or with a key of a wrong type.
+
+    ``field`` names the key at fault when one key is (an unknown or misplaced one), so that a
+    client is told which key to remove rather than a sentence to parse.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class RecordError(EngineError):
