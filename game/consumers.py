@@ -125,6 +125,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self._counted:
             OPEN_WEBSOCKETS.dec()
             self._counted = False
+        await self._discard_channel()
         if not hasattr(self, "code"):
             return
         try:
@@ -139,6 +140,22 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._publish_presence()
         except Exception:
             logger.exception("Presence clean-up at table %s failed", self.code)
+
+    async def _discard_channel(self) -> None:
+        """Drop this socket's own channel and its Redis subscription now.
+
+        channels-redis's pub/sub layer unsubscribes a channel only when a receive pending on it
+        is cancelled as the consumer ends; sockets closing together often end without one
+        pending, and their subscriptions stayed until the process restarted. Layers without
+        subscriptions (the in-memory one, the list one) have nothing to drop.
+        """
+        discard = getattr(self.channel_layer, "discard_channel", None)
+        if discard is None:
+            return
+        try:
+            await discard(self.channel_name)
+        except Exception:
+            logger.exception("Dropping the channel of a closed socket failed")
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "seat"):
