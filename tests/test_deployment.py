@@ -78,8 +78,14 @@ def test_units_run_daphne_on_loopback_with_proxy_headers_and_hardening() -> None
     assert argv[argv.index("--websocket_connect_timeout") + 1] == "30"
     assert unit_values(DAPHNE_UNIT, "Restart") == ["always"]
     for unit in sorted(UNITS.glob("*.service")):
-        assert unit_values(unit, "User") == ["messengers"], unit
-        assert unit_values(unit, "EnvironmentFile") == ["/etc/messengers/production.env"], unit
+        # The backup runs as postgres (peer authentication, dumps out of the server's reach)
+        # and needs nothing of the server's environment.
+        if unit.name == "messengers-backup.service":
+            assert unit_values(unit, "User") == ["postgres"], unit
+            assert unit_values(unit, "EnvironmentFile") == [], unit
+        else:
+            assert unit_values(unit, "User") == ["messengers"], unit
+            assert unit_values(unit, "EnvironmentFile") == ["/etc/messengers/production.env"], unit
         assert unit_values(unit, "WorkingDirectory") == [APP_DIR], unit
         for key, value in (
             ("NoNewPrivileges", "yes"),
@@ -104,7 +110,7 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
         servers.missing("systemd-analyze")
     root = tmp_path / "root"
     app = root / APP_DIR.lstrip("/")
-    for name in (".venv/bin/daphne", ".venv/bin/python", "deploy/release.sh"):
+    for name in (".venv/bin/daphne", ".venv/bin/python", "deploy/release.sh", "deploy/backup.sh"):
         (app / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(servers.ROOT / name, app / name)
     system_units = Path("/lib/systemd/system")
@@ -119,6 +125,8 @@ def test_systemd_accepts_the_units(tmp_path: Path) -> None:
         "messengers-release.service",
         "messengers-housekeeping.service",
         "messengers-housekeeping.timer",
+        "messengers-backup.service",
+        "messengers-backup.timer",
     ]
     result = subprocess.run(
         [analyze, "verify", f"--root={root}", *names],
