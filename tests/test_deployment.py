@@ -21,9 +21,11 @@ The unit files are checked with `systemd-analyze verify` where systemd is instal
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -441,3 +443,90 @@ def seat_tokens(deployment: Deployment, code: str) -> list[str]:
             (code,),
         ).fetchall()
     return [token for (token,) in rows]
+
+
+def test_scripts_and_styles_go_out_compressed(deployment: Deployment) -> None:
+    """nginx sends collectstatic's gzip copy to a browser that accepts gzip: about a third of
+    the bytes, for every script and style sheet."""
+    plain = (deployment.static_root / "game" / "table.js").read_bytes()
+    connection = https(deployment)
+    try:
+        connection.request("GET", "/static/game/table.js", headers={"Accept-Encoding": "gzip"})
+        response = connection.getresponse()
+        body = response.read()
+    finally:
+        connection.close()
+    assert response.status == 200
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in (response.headers["Vary"] or "")
+    assert gzip.decompress(body) == plain
+    assert len(body) < len(plain) / 2
+
+
+ADMIN_CLIENT = "127.0.0.9"
+"""The address that tries the admin's login (no other test uses it)."""
+
+
+def admin_login(deployment: Deployment, source: str, password: str) -> int:
+    """Load the admin's login page and post the form from `source`; the answer's status."""
+    connection = https(deployment, source)
+    try:
+        connection.request("GET", "/admin/login/")
+        page = connection.getresponse()
+        body = page.read().decode()
+        if page.status != 200:
+            return page.status
+        cookie = next(c for c in page.headers.get_all("Set-Cookie") if c.startswith("csrftoken="))
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+        assert token, "the login page has no CSRF token"
+        connection.request(
+            "POST",
+            "/admin/login/",
+            body=urlencode(
+                {"username": "admin", "password": password, "csrfmiddlewaretoken": token[1]}
+            ),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": cookie.split(";", 1)[0],
+                "Origin": deployment.url,
+                "Referer": f"{deployment.url}/admin/login/",
+            },
+        )
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+def test_an_admin_made_as_documented_logs_in_and_guessers_are_slowed(
+    deployment: Deployment,
+) -> None:
+    """docs/deployment.md, step 10: the admin account made with `createsuperuser` (here
+    `--noinput`) with the units' environment logs in over https; a burst of guesses from one
+    address gets 429 from nginx, while another address still reaches the login."""
+    password = secrets.token_urlsafe(24)
+    made = subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput"],
+        cwd=servers.ROOT,
+        env=servers.child_env(
+            {
+                **deployment.env,
+                "DJANGO_SUPERUSER_USERNAME": "admin",
+                "DJANGO_SUPERUSER_EMAIL": "admin@example.org",
+                "DJANGO_SUPERUSER_PASSWORD": password,
+            }
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    # Logged in: redirected to the admin's index.
+    assert admin_login(deployment, "127.0.0.1", password) == 302
+    # Each try is two requests (the page, the form): a burst soon meets the limit.
+    guesses = [admin_login(deployment, ADMIN_CLIENT, "wrong") for _ in range(10)]
+    assert guesses[0] == 200, guesses  # a wrong password is answered with the form again
+    assert 429 in guesses, guesses
+    assert admin_login(deployment, "127.0.0.8", "wrong") == 200
