@@ -87,6 +87,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # /healthz and /metrics before anything reads the Host header (game/probes.py): a check from
+    # the machine itself names its address, which ALLOWED_HOSTS need not hold.
+    "game.probes.probes_before_host_check",
     # Static files before everything else but the HTTPS redirect (docs/deployment.md).
     "servestatic.middleware.ServeStaticMiddleware",
     "game.badtext.RejectBadText",
@@ -380,6 +383,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"without_traceback": {"()": "messengers.log_filters.WithoutTraceback"}},
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
@@ -395,6 +399,13 @@ LOGGING = {
         # Only server errors (with their traceback), not a line per 4xx: such a line quotes the
         # path, and a seat's link from before tokens moved into the fragment holds its token.
         "django.request": {"level": "ERROR"},
+        # A request whose Host is not in ALLOWED_HOSTS: Daphne's access line (status 400) is its
+        # one line. Django's own report of it (at ERROR, with a traceback) is left out, and kept
+        # as one line without the traceback at LOG_LEVEL=DEBUG.
+        "django.security.DisallowedHost": {
+            "level": "DEBUG" if LOG_LEVEL == "DEBUG" else "CRITICAL",
+            "filters": ["without_traceback"],
+        },
     },
 }
 

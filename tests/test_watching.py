@@ -261,3 +261,17 @@ def test_good_watching_settings_are_read() -> None:
         check=True,
     )
     assert result.stdout.strip() == "WARNING ['10.0.0.0/8', '::1/128'] True"
+
+
+@pytest.mark.django_db
+def test_metrics_and_health_answer_whatever_the_host_header_names() -> None:
+    """A check on the machine itself names the address, which ALLOWED_HOSTS need not hold: both
+    pages answer it (game/probes.py); /metrics still only to an allowed address or the token,
+    and other pages still refuse the host."""
+    foreign = HttpClient(HTTP_HOST="127.0.0.9:8001")
+    with override_settings(ALLOWED_HOSTS=["play.example.org"]):
+        assert foreign.get("/metrics").status_code == 200
+        assert foreign.get("/healthz").status_code == 200
+        assert foreign.get("/").status_code == 400
+        outside = HttpClient(HTTP_HOST="127.0.0.9:8001", REMOTE_ADDR="203.0.113.9")
+        assert outside.get("/metrics").status_code == 400
