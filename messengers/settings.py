@@ -99,6 +99,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it sees a view's exception first: PostgreSQL or Redis unreachable answers a
+    # clear 503 page instead of a server error (game/unavailable.py).
+    "game.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "messengers.urls"
@@ -354,6 +357,8 @@ TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
 """Tables one client address may create per hour (all server processes together with Redis)."""
 JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))
 """Seats one client address may take at tables per hour (all server processes with Redis)."""
+RETRY_AFTER_SECONDS = whole("MESSENGERS_RETRY_AFTER_SECONDS", 10, 1)
+"""The Retry-After of the 503 page a request gets while PostgreSQL or Redis cannot be reached."""
 
 # The address limits above count in this cache: in the process's memory by default, in Redis
 # (shared by every server process) when REDIS_URL is set.
