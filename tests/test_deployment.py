@@ -343,6 +343,26 @@ def test_the_machine_itself_gets_health_and_metrics_with_the_public_name_only(
         assert "DisallowedHost" not in log
 
 
+def test_health_names_a_static_manifest_gone_after_the_start(deployment: Deployment) -> None:
+    """A release step that failed halfway, or a cleaned STATIC_ROOT, leaves the running
+    processes without the manifest their pages name files by: /healthz says so."""
+    daphne = deployment.daphnes[0]
+    manifest = deployment.static_root / "staticfiles.json"
+    moved = manifest.with_name("staticfiles.json.moved")
+    manifest.rename(moved)
+    try:
+        status, body = direct(daphne, "/healthz")
+    finally:
+        moved.rename(manifest)
+    assert status == 503, body
+    assert json.loads(body) == {
+        "database": "ok",
+        "channel_layer": "ok",
+        "static_files": "missing (staticfiles.json)",
+    }
+    assert direct(daphne, "/healthz")[0] == 200
+
+
 def unique_path() -> str:
     """A path no other request of the run asks for, to find a request's lines in the logs."""
     return f"/probe-{secrets.token_hex(6)}"
