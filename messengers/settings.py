@@ -90,6 +90,8 @@ MIDDLEWARE = [
     # /healthz and /metrics before anything reads the Host header (game/probes.py): a check from
     # the machine itself names its address, which ALLOWED_HOSTS need not hold.
     "game.probes.probes_before_host_check",
+    # Answers of 5xx counted as server errors in /metrics (game/http_metrics.py).
+    "game.http_metrics.count_server_errors",
     # Static files before everything else but the HTTPS redirect (docs/deployment.md).
     "servestatic.middleware.ServeStaticMiddleware",
     "game.badtext.RejectBadText",
@@ -451,3 +453,7 @@ if METRICS_ENABLED and not METRICS_ALLOWED_ADDRESSES and METRICS_TOKEN is None:
         "METRICS_ALLOWED_ADDRESSES is 'none' and METRICS_TOKEN is unset, so nobody could read"
         " /metrics: set one of them, or METRICS_ENABLED=0"
     )
+
+# A table counts as active in /metrics (messengers_active_tables) while it is being played and
+# had a decision this many minutes ago or less.
+ACTIVE_TABLE_MINUTES = whole("MESSENGERS_ACTIVE_TABLE_MINUTES", 15, 1)
