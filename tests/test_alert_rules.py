@@ -84,3 +84,20 @@ def test_the_rules_read_only_metrics_the_processes_expose() -> None:
     read = set(re.findall(r"\b(messengers_\w+)", RULES.read_text()))
     assert read, "the rules read none of the project's metrics"
     assert read <= exposed, read - exposed
+
+
+def test_the_documented_scrape_configuration_is_valid_and_scrapes_every_job(
+    tmp_path: Path,
+) -> None:
+    """docs/deployment.md's example configuration, with the rules file where the test has it:
+    `promtool check config` accepts it, and it names every job the rules read."""
+    docs = (servers.ROOT / "docs" / "deployment.md").read_text()
+    blocks = re.findall(r"```yaml\n(rule_files:.*?)```", docs, re.DOTALL)
+    assert len(blocks) == 1, "docs/deployment.md has no example with rule_files"
+    config = tmp_path / "prometheus.yml"
+    config.write_text(blocks[0].replace("/etc/prometheus/messengers-alerts.yml", str(RULES)))
+    result = run("check", "config", str(config))
+    assert result.returncode == 0, result.stdout + result.stderr
+    scraped = set(re.findall(r"job_name: (\S+)", blocks[0]))
+    read = set(re.findall(r'job="([^"]+)"', RULES.read_text()))
+    assert read <= scraped, read - scraped

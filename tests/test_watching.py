@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import subprocess
 import sys
 
@@ -347,3 +348,34 @@ def test_metrics_and_health_answer_whatever_the_host_header_names() -> None:
         assert foreign.get("/").status_code == 400
         outside = HttpClient(HTTP_HOST="127.0.0.9:8001", REMOTE_ADDR="203.0.113.9")
         assert outside.get("/metrics").status_code == 400
+
+
+@pytest.mark.parametrize(("level", "lines"), [("INFO", 0), ("DEBUG", 1)])
+def test_a_disallowed_host_is_logged_without_a_traceback(level: str, lines: int) -> None:
+    """Django reports a Host outside ALLOWED_HOSTS with some thirty lines of traceback: left
+    out (Daphne's access line is the request's one line), or one line at LOG_LEVEL=DEBUG."""
+    script = (
+        "import django; django.setup(); from django.test import Client;"
+        "print(Client(HTTP_HOST='scanner.example.net').get('/').status_code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=child_env(
+            project_env(
+                DEBUG="0",
+                SECRET_KEY=secrets.token_urlsafe(50),
+                LOG_LEVEL=level,
+                ALLOWED_HOSTS="play.example.org",
+            )
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    output = result.stdout + result.stderr
+    assert result.stdout.strip().endswith("400")
+    reported = [line for line in output.splitlines() if "DisallowedHost" in line]
+    assert len(reported) == lines, output
+    assert "Traceback" not in output
