@@ -65,9 +65,10 @@ run: venv
 
 # Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
 # Chromium for the browser tests, and for the deployment test (tests/test_deployment.py) nginx,
-# openssl (its certificate) and systemd (systemd-analyze checks the units). Installed only when
-# missing; `make run` needs none of them. Installing postgresql or nginx may also start Debian's
-# own service on its standard port; the tests never use it.
+# openssl (its certificate) and systemd (systemd-analyze checks the units), and prometheus for
+# its promtool (tests/test_alert_rules.py checks deploy/prometheus/alerts.yml). Installed only
+# when missing; `make run` needs none of them. Installing postgresql, nginx or prometheus may
+# also start Debian's own service on its standard port; the tests never use it.
 system-deps:
 	@missing=; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
@@ -76,6 +77,7 @@ system-deps:
 	test -x /usr/sbin/nginx || missing="$$missing nginx"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
+	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \

@@ -146,3 +146,13 @@ class Connection(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     channel = models.CharField(max_length=200, unique=True)
     seen = models.DateTimeField()
+
+
+class HealthCheck(models.Model):
+    """One row that ``/healthz`` updates and commits on every check (game/health.py): a write
+    that reaches the disk, so that a database that refuses writes fails the check."""
+
+    checked = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"health checked at {self.checked:%Y-%m-%d %H:%M:%S}"

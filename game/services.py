@@ -7,6 +7,7 @@ table never interleave; the update goes to the table's group once that transacti
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.db import transaction
 
-from . import limits, publish, tables
+from . import limits, metrics, publish, tables
 from .engine.commands import (
     CORRECTABLE,
     Adjust,
@@ -786,6 +787,7 @@ def _save(
     append(table, entries, finished=state.finished)
     tables.save_checkpoint(table.id, table.version, state)
     transaction.on_commit(lambda: tables.remember((table.id, table.code), state))
+    transaction.on_commit(functools.partial(metrics.count_decisions, len(entries)))
     events = [event for entry in entries for event in entry.events]
     applied = Applied(
         code=table.code,

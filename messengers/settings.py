@@ -87,6 +87,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # /healthz and /metrics before anything reads the Host header (game/probes.py): a check from
+    # the machine itself names its address, which ALLOWED_HOSTS need not hold.
+    "game.probes.probes_before_host_check",
+    # Answers of 5xx counted as server errors in /metrics (game/http_metrics.py).
+    "game.http_metrics.count_server_errors",
     # Static files before everything else but the HTTPS redirect (docs/deployment.md).
     "servestatic.middleware.ServeStaticMiddleware",
     "game.badtext.RejectBadText",
@@ -96,6 +101,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it sees a view's exception first: PostgreSQL or Redis unreachable answers a
+    # clear 503 page instead of a server error (game/unavailable.py).
+    "game.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "messengers.urls"
@@ -352,6 +360,8 @@ TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
 """Tables one client address may create per hour (all server processes together with Redis)."""
 JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))
 """Seats one client address may take at tables per hour (all server processes with Redis)."""
+RETRY_AFTER_SECONDS = whole("MESSENGERS_RETRY_AFTER_SECONDS", 10, 1)
+"""The Retry-After of the 503 page a request gets while PostgreSQL or Redis cannot be reached."""
 
 # The address limits above count in this cache: in the process's memory by default, in Redis
 # (shared by every server process) when REDIS_URL is set.
@@ -381,6 +391,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"without_traceback": {"()": "messengers.log_filters.WithoutTraceback"}},
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
@@ -396,6 +407,13 @@ LOGGING = {
         # Only server errors (with their traceback), not a line per 4xx: such a line quotes the
         # path, and a seat's link from before tokens moved into the fragment holds its token.
         "django.request": {"level": "ERROR"},
+        # A request whose Host is not in ALLOWED_HOSTS: Daphne's access line (status 400) is its
+        # one line. Django's own report of it (at ERROR, with a traceback) is left out, and kept
+        # as one line without the traceback at LOG_LEVEL=DEBUG.
+        "django.security.DisallowedHost": {
+            "level": "DEBUG" if LOG_LEVEL == "DEBUG" else "CRITICAL",
+            "filters": ["without_traceback"],
+        },
     },
 }
 
@@ -436,3 +454,7 @@ if METRICS_ENABLED and not METRICS_ALLOWED_ADDRESSES and METRICS_TOKEN is None:
         "METRICS_ALLOWED_ADDRESSES is 'none' and METRICS_TOKEN is unset, so nobody could read"
         " /metrics: set one of them, or METRICS_ENABLED=0"
     )
+
+# A table counts as active in /metrics (messengers_active_tables) while it is being played and
+# had a decision this many minutes ago or less.
+ACTIVE_TABLE_MINUTES = whole("MESSENGERS_ACTIVE_TABLE_MINUTES", 15, 1)

@@ -4,8 +4,13 @@ Debian's nginx runs the shipped site file (deploy/nginx/messengers.conf, with on
 names, ports and paths changed as the file's header says) with a self-signed certificate, in
 front of two Daphne processes started with the command line of the shipped systemd unit
 (deploy/systemd/messengers@.service), a private PostgreSQL and Redis, and the environment a
-production host has (DEBUG off, a generated secret key). The release step is deploy/release.sh
-itself. The `deployment` and `tls_browser` fixtures (tests/conftest.py) start it per module.
+production host has (DEBUG off, a generated secret key, ALLOWED_HOSTS holding the public name
+only). The release step is deploy/release.sh itself. The `deployment` and `tls_browser` fixtures
+(tests/conftest.py) start it per module.
+
+Clients reach it by its public name, HOST_NAME, as on a real host: the certificate and nginx's
+server_name are for that name, Chromium resolves it to 127.0.0.1 (--host-resolver-rules) and
+`https()` connects to 127.0.0.1 while sending the name (TLS server name and Host header).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, expect, sync_playwright
 
@@ -36,6 +42,13 @@ UNITS = DEPLOY / "systemd"
 DAPHNE_UNIT = UNITS / "messengers@.service"
 HOUSEKEEPING_UNIT = UNITS / "messengers-housekeeping.service"
 RELEASE_SCRIPT = DEPLOY / "release.sh"
+
+HOST_NAME = "play.example.org"
+"""The site's public name: the shipped site file's server_name, kept as it is, and the only name
+in ALLOWED_HOSTS, as deploy/production.env.example has it."""
+
+FOREIGN_HOST = "scanner.example.net"
+"""A name that is not the site's, as a scanner or a stale DNS entry would send."""
 
 APP_DIR = "/srv/messengers/app"
 """Where docs/deployment.md puts the checkout; the units name paths under it."""
@@ -128,7 +141,7 @@ def main_conf(prefix: Path, site: Path) -> str:
 
 
 def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 and localhost, made as docs/deployment.md shows."""
+    """A certificate for HOST_NAME, made as docs/deployment.md shows."""
     cert, key = directory / "fullchain.pem", directory / "privkey.pem"
     openssl = shutil.which("openssl")
     if openssl is None:
@@ -144,9 +157,9 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
             "-days",
             "1",
             "-subj",
-            "/CN=localhost",
+            f"/CN={HOST_NAME}",
             "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            f"subjectAltName=DNS:{HOST_NAME}",
             "-keyout",
             str(key),
             "-out",
@@ -177,21 +190,39 @@ class Deployment:
 
     @property
     def url(self) -> str:
-        """The public address, as a browser opens it."""
-        return f"https://127.0.0.1:{self.https_port}"
+        """The public address, as a browser opens it (HOST_NAME resolves to 127.0.0.1)."""
+        return f"https://{HOST_NAME}:{self.https_port}"
 
     def logs(self) -> list[str]:
         """Each Daphne's output so far (its access log: one line per request and websocket)."""
         return [daphne.log_path.read_text(errors="replace") for daphne in self.daphnes]
 
 
-def https(deployment: Deployment, source: str = "127.0.0.1") -> http.client.HTTPSConnection:
-    """A connection to nginx's https port from the loopback address `source`."""
+class LoopbackHTTPSConnection(http.client.HTTPSConnection):
+    """An https connection to `host` (its TLS server name and Host header) made to 127.0.0.1,
+    as from a client whose DNS resolves the name there."""
+
+    def __init__(self, host: str, port: int, **options: Any) -> None:
+        super().__init__(host, port, **options)
+        self._create_connection = self._to_loopback  # type: ignore[method-assign]
+
+    @staticmethod
+    def _to_loopback(
+        address: tuple[str, int], timeout: float, source: tuple[str, int] | None
+    ) -> socket.socket:
+        return socket.create_connection(("127.0.0.1", address[1]), timeout, source)
+
+
+def https(
+    deployment: Deployment, source: str = "127.0.0.1", host: str = HOST_NAME
+) -> http.client.HTTPSConnection:
+    """A connection to nginx's https port from the loopback address `source`, for the name
+    `host` (the certificate is self-signed: not verified)."""
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
-    return http.client.HTTPSConnection(
-        "127.0.0.1",
+    return LoopbackHTTPSConnection(
+        host,
         deployment.https_port,
         context=context,
         timeout=30,
@@ -219,8 +250,8 @@ def running_deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment
             "SECRET_KEY": secrets.token_urlsafe(50),
             "DATABASE_URL": servers.create_database(postgres_url, "deploy"),
             "REDIS_URL": redis_url,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{https_port}",
+            "ALLOWED_HOSTS": HOST_NAME,
+            "CSRF_TRUSTED_ORIGINS": f"https://{HOST_NAME}:{https_port}",
             "STATIC_ROOT": str(static_root),
             "TABLES_PER_HOUR": str(TABLES_PER_HOUR),
             # The game of tests/test_browser.py, so that its plan can be played here.
@@ -248,20 +279,23 @@ def running_deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment
             replacements = {
                 "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
                 "/etc/letsencrypt/live/play.example.org/privkey.pem": str(key),
-                "server_name play.example.org;": "server_name 127.0.0.1 localhost;",
                 "listen 80;": f"listen 127.0.0.1:{http_port};",
                 "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
+                "listen 80 default_server;": f"listen 127.0.0.1:{http_port} default_server;",
+                "listen 443 ssl http2 default_server;": (
+                    f"listen 127.0.0.1:{https_port} ssl http2 default_server;"
+                ),
                 "server 127.0.0.1:8001 ": f"server 127.0.0.1:{first.port} ",
                 # The second process, as docs/deployment.md's step 11 adds it.
                 "# server 127.0.0.1:8002 ": f"server 127.0.0.1:{second.port} ",
                 f"{APP_DIR}/staticfiles/": f"{static_root}/",
             }
-            if ipv6_loopback():
-                replacements["listen [::]:80;"] = f"listen [::1]:{http_port};"
-                replacements["listen [::]:443 ssl http2;"] = f"listen [::1]:{https_port} ssl http2;"
-            else:
-                replacements["listen [::]:80;"] = ""
-                replacements["listen [::]:443 ssl http2;"] = ""
+            has_ipv6 = ipv6_loopback()
+            for public, port, options in ((80, http_port, ""), (443, https_port, " ssl http2")):
+                for default in ("", " default_server"):
+                    shipped = f"listen [::]:{public}{options}{default};"
+                    private = f"listen [::1]:{port}{options}{default};"
+                    replacements[shipped] = private if has_ipv6 else ""
             site = tmp / "messengers.conf"
             site.write_text(render_site(replacements))
             conf = tmp / "nginx.conf"
@@ -288,7 +322,11 @@ def tls_chromium(chromium_executable: Path) -> Iterator[Browser]:
         chromium = playwright.chromium.launch(
             executable_path=str(chromium_executable),
             headless=True,
-            args=[*CHROMIUM_ARGS, "--ignore-certificate-errors"],
+            args=[
+                *CHROMIUM_ARGS,
+                "--ignore-certificate-errors",
+                f"--host-resolver-rules=MAP {HOST_NAME} 127.0.0.1",
+            ],
         )
         try:
             yield chromium

@@ -4,14 +4,17 @@ Debian's nginx runs the shipped site file (deploy/nginx/messengers.conf, with on
 names, ports and paths changed as the file's header says) with a self-signed certificate, in
 front of two Daphne processes started with the command line of the shipped systemd unit
 (deploy/systemd/messengers@.service), a private PostgreSQL and Redis, and the environment a
-production host has (DEBUG off, a generated secret key). The release step is deploy/release.sh
-itself. Then, over https and wss:
+production host has (DEBUG off, a generated secret key, ALLOWED_HOSTS holding the public name
+only). The release step is deploy/release.sh itself. Then, over https and wss:
 
 * a form posted through nginx passes the CSRF check and gets secure cookies;
 * the per-address limits count the client's own address, which nginx passes on and a client
   cannot forge;
 * http:// is redirected to https://; /metrics is not served from outside; static files come
   from STATIC_ROOT with the right caching;
+* a check from the machine itself gets /healthz and /metrics from each Daphne although its
+  Host (the address) is not in ALLOWED_HOSTS; a request naming another host never passes nginx,
+  and one sent straight to a Daphne costs one log line;
 * two players play a whole game in Chromium; the Daphne process that serves their table is
   killed with SIGKILL halfway, the pages reconnect through nginx to the other process, and the
   game goes on to the end with nothing lost: the downloaded record holds every decision once.
@@ -27,6 +30,7 @@ import json
 import re
 import secrets
 import shutil
+import ssl
 import subprocess
 import sys
 import time
@@ -43,7 +47,9 @@ from tests import servers
 from tests.deploy_stack import (
     APP_DIR,
     DAPHNE_UNIT,
+    FOREIGN_HOST,
     FORM,
+    HOST_NAME,
     HOUSEKEEPING_UNIT,
     LOOPBACK_CLIENTS,
     SITE,
@@ -259,20 +265,21 @@ def test_limits_count_the_client_address_that_nginx_passes_on(deployment: Deploy
 def test_plain_http_is_redirected_to_https(deployment: Deployment) -> None:
     """http:// on the public port 80 and on the https port itself both redirect to https://."""
     connection = http.client.HTTPConnection("127.0.0.1", deployment.http_port, timeout=30)
-    connection.request("GET", "/t/abcdefgh?x=1", headers={"Host": "localhost"})
+    connection.request("GET", "/t/abcdefgh?x=1", headers={"Host": HOST_NAME})
     response = connection.getresponse()
     response.read()
     connection.close()
     assert response.status == 301
-    assert response.headers["Location"] == "https://localhost/t/abcdefgh?x=1"
+    assert response.headers["Location"] == f"https://{HOST_NAME}/t/abcdefgh?x=1"
 
+    site = f"{HOST_NAME}:{deployment.https_port}"
     connection = http.client.HTTPConnection("127.0.0.1", deployment.https_port, timeout=30)
-    connection.request("GET", "/healthz")
+    connection.request("GET", "/healthz", headers={"Host": site})
     response = connection.getresponse()
     response.read()
     connection.close()
     assert response.status == 301
-    assert response.headers["Location"] == f"https://127.0.0.1:{deployment.https_port}/healthz"
+    assert response.headers["Location"] == f"https://{site}/healthz"
 
 
 def get(deployment: Deployment, path: str) -> tuple[int, http.client.HTTPMessage, bytes]:
@@ -308,6 +315,113 @@ def test_health_static_files_and_no_metrics_from_outside(deployment: Deployment)
     status, _, _ = get(deployment, "/metrics")
     assert status == 404
     assert not any("/metrics" in log for log in deployment.logs())
+
+
+def direct(
+    daphne: servers.RestartableDaphne, path: str, host: str | None = None
+) -> tuple[int, bytes]:
+    """GET `path` from a Daphne's own port, as a check on the machine itself does (its Host is
+    the address and port, unless `host` is given)."""
+    connection = http.client.HTTPConnection("127.0.0.1", daphne.port, timeout=30)
+    try:
+        connection.request("GET", path, headers={"Host": host} if host else {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def test_the_machine_itself_gets_health_and_metrics_with_the_public_name_only(
+    deployment: Deployment,
+) -> None:
+    """curl http://127.0.0.1:8001/healthz and a Prometheus on the host get their answers from
+    every process, although ALLOWED_HOSTS holds only the public name, and leave no error in the
+    log; any other page asked for by the address is still refused."""
+    assert deployment.env["ALLOWED_HOSTS"] == HOST_NAME
+    for daphne in deployment.daphnes:
+        status, body = direct(daphne, "/healthz")
+        assert status == 200, body
+        assert json.loads(body)["database"] == "ok"
+        status, body = direct(daphne, "/metrics")
+        assert status == 200, body
+        assert b"messengers_tables" in body
+        status, _ = direct(daphne, "/")
+        assert status == 400
+    for log in deployment.logs():
+        assert "Traceback" not in log
+        assert "DisallowedHost" not in log
+
+
+def test_health_names_a_static_manifest_gone_after_the_start(deployment: Deployment) -> None:
+    """A release step that failed halfway, or a cleaned STATIC_ROOT, leaves the running
+    processes without the manifest their pages name files by: /healthz says so."""
+    daphne = deployment.daphnes[0]
+    manifest = deployment.static_root / "staticfiles.json"
+    moved = manifest.with_name("staticfiles.json.moved")
+    manifest.rename(moved)
+    try:
+        status, body = direct(daphne, "/healthz")
+    finally:
+        moved.rename(manifest)
+    assert status == 503, body
+    assert json.loads(body) == {
+        "database": "ok",
+        "channel_layer": "ok",
+        "static_files": "missing (staticfiles.json)",
+    }
+    assert direct(daphne, "/healthz")[0] == 200
+
+
+def unique_path() -> str:
+    """A path no other request of the run asks for, to find a request's lines in the logs."""
+    return f"/probe-{secrets.token_hex(6)}"
+
+
+def test_a_foreign_host_never_passes_nginx(deployment: Deployment) -> None:
+    """A request naming another host reaches nginx's catch-all servers, never a Daphne: port 80
+    closes the connection unanswered, port 443 refuses the handshake for an unknown name and
+    closes a request whose Host is another after the site's handshake."""
+    paths = [unique_path() for _ in range(3)]
+    plain = http.client.HTTPConnection("127.0.0.1", deployment.http_port, timeout=30)
+    with pytest.raises(http.client.RemoteDisconnected):
+        plain.request("GET", paths[0], headers={"Host": FOREIGN_HOST})
+        plain.getresponse()
+    plain.close()
+
+    unknown = https(deployment, host=FOREIGN_HOST)
+    with pytest.raises(ssl.SSLError, match="UNRECOGNIZED_NAME"):
+        unknown.request("GET", paths[1])
+    unknown.close()
+
+    misdirected = https(deployment)
+    with pytest.raises(http.client.RemoteDisconnected):
+        misdirected.request("GET", paths[2], headers={"Host": FOREIGN_HOST})
+        misdirected.getresponse()
+    misdirected.close()
+
+    access = deployment.access_log.read_text()
+    assert re.search(rf'"GET {paths[0]} HTTP/1.1" 444 ', access), access
+    assert re.search(rf'"GET {paths[2]} HTTP/1.1" 444 ', access), access
+    for log in deployment.logs():
+        assert not any(path in log for path in paths)
+
+
+def test_a_foreign_host_straight_at_a_daphne_costs_one_log_line(deployment: Deployment) -> None:
+    """Sent to a Daphne's own port, bypassing nginx, a request naming another host is refused
+    with 400 and leaves Daphne's access line only: no traceback, no second line."""
+    daphne = deployment.daphnes[0]
+    before = daphne.log_path.read_text(errors="replace").splitlines()
+    path = unique_path()
+    status, _ = direct(daphne, path, host=FOREIGN_HOST)
+    assert status == 400
+    deadline = time.monotonic() + 30
+    while path not in daphne.log_path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "Daphne wrote no access line"
+        time.sleep(0.05)
+    after = daphne.log_path.read_text(errors="replace").splitlines()
+    added = after[len(before) :]
+    assert len(added) == 1, added
+    assert re.search(rf'"GET {path}" 400 \d+$', added[0]), added
 
 
 def test_housekeeping_runs_as_its_unit_says(deployment: Deployment) -> None:

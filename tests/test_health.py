@@ -1,13 +1,22 @@
-"""``/healthz``: 200 when the database and the channel layer answer, 503 naming what failed."""
+"""``/healthz``: 200 when the database takes a write, the channel layer answers and the static
+files' manifest is there; 503 naming what failed. tests/test_health_services.py makes a real
+PostgreSQL read-only under a Daphne."""
 
 from __future__ import annotations
 
+import json
+import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import AsyncClient
+from django.conf import settings
+from django.test import AsyncClient, override_settings
 
 from game import health
+from game.models import HealthCheck
+
+HEALTHY = {"database": "ok", "channel_layer": "ok", "static_files": "ok"}
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -15,8 +24,17 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 async def test_healthy_process_answers_200() -> None:
     response = await AsyncClient().get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "channel_layer": "ok"}
+    assert response.json() == HEALTHY
     assert "no-cache" in response["Cache-Control"]
+
+
+async def test_each_check_commits_a_write() -> None:
+    await AsyncClient().get("/healthz")
+    first = await HealthCheck.objects.aget()
+    await AsyncClient().get("/healthz")
+    second = await HealthCheck.objects.aget()
+    assert first.pk == second.pk == health.ROW
+    assert second.checked > first.checked
 
 
 class _DeadLayer:
@@ -38,10 +56,32 @@ async def test_a_failing_database_answers_503_naming_it(monkeypatch: Any) -> Non
     def broken() -> None:
         raise OSError("could not connect to server at db.internal")
 
-    monkeypatch.setattr(health, "_query_database", broken)
+    monkeypatch.setattr(health, "_write_database", broken)
     response = await AsyncClient().get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"database": "failed (OSError)", "channel_layer": "ok"}
+    assert response.json() == {**HEALTHY, "database": "failed (OSError)"}
+    assert "db.internal" not in response.content.decode()
+
+
+async def test_a_missing_static_manifest_answers_503_naming_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With DEBUG off and hashed static files, STATIC_ROOT/staticfiles.json must be there (a
+    release step that failed halfway, or a cleaned folder, leaves every page without its files)."""
+    hashed = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "messengers.staticfiles.HashedStaticFiles"},
+    }
+    with override_settings(DEBUG=False, STORAGES=hashed, STATIC_ROOT=tmp_path):
+        caplog.set_level(logging.WARNING)
+        response = await AsyncClient().get("/healthz")
+        assert response.status_code == 503
+        assert response.json() == {**HEALTHY, "static_files": "missing (staticfiles.json)"}
+        assert caplog.messages == ["health check static_files: missing (staticfiles.json)"]
+
+        (tmp_path / "staticfiles.json").write_text(json.dumps({"paths": {}, "version": "1.1"}))
+        response = await AsyncClient().get("/healthz")
+        assert response.status_code == 200, response.json()
 
 
 async def test_a_check_that_hangs_counts_as_failed(monkeypatch: Any) -> None:

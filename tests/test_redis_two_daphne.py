@@ -145,7 +145,11 @@ def test_healthz_round_trips_through_redis_and_postgresql(cluster: Cluster) -> N
     for base in (cluster.base_a, cluster.base_b):
         with urllib.request.urlopen(f"{base}/healthz", timeout=RECEIVE_TIMEOUT) as response:
             assert response.status == 200
-            assert json.loads(response.read()) == {"database": "ok", "channel_layer": "ok"}
+            assert json.loads(response.read()) == {
+                "database": "ok",
+                "channel_layer": "ok",
+                "static_files": "ok",
+            }
 
 
 async def test_a_service_called_outside_any_server_reaches_every_page(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import subprocess
 import sys
 
@@ -163,6 +164,78 @@ async def test_metrics_count_actions_latency_websockets_and_tables() -> None:
     assert _sample("messengers_open_websockets") == before["open"]
 
 
+def _old_playing_table_with_a_computer() -> None:
+    """A game abandoned an hour ago: playing, one seat handed to a computer, no decision since."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game.models import Seat
+
+    old = Table.objects.create(code="abandond", preset="c2-hig", status=Table.Status.PLAYING)
+    Seat.objects.create(table=old, index=0, name="Cy", colour="red", token="t-old", computer="easy")
+    Table.objects.filter(pk=old.pk).update(updated=timezone.now() - timedelta(hours=1))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_metrics_count_active_tables_connected_seats_computers_and_decisions() -> None:
+    """Active tables are those played with a decision in the last ACTIVE_TABLE_MINUTES (an
+    abandoned game stays "playing" but is not active); connected players are seats, however
+    many sockets they hold; decisions count the committed log entries."""
+    from game.models import Seat
+
+    decisions = _sample("messengers_decisions_total")
+    code, tokens = await started_table(["Ann", "Bob"])
+    await database_sync_to_async(_old_playing_table_with_a_computer)()
+    await database_sync_to_async(Seat.objects.filter(table__code=code, index=1).update)(
+        computer="easy"
+    )
+    ann, ann_again = Client(code, tokens[0], []), Client(code, tokens[0], [])
+    spectator = Client(code, None, [])
+    view = (await ann.connect())["view"]
+    await ann_again.connect()
+    await spectator.connect()
+    await ann.send(command(0, "a1", first_placement(view)))
+    await ann.receive("update")
+
+    samples = await database_sync_to_async(_scrape)(HttpClient())
+    assert samples[("messengers_tables", (("status", "playing"),))] == 2
+    assert samples[("messengers_active_tables", ())] == 1
+    assert samples[("messengers_computer_players", ())] == 1
+    assert samples[("messengers_connected_players", ())] == 1
+    assert samples[("messengers_decisions_total", ())] == decisions + 1
+
+    with override_settings(ACTIVE_TABLE_MINUTES=120):
+        samples = await database_sync_to_async(_scrape)(HttpClient())
+    assert samples[("messengers_active_tables", ())] == 2
+    assert samples[("messengers_computer_players", ())] == 2
+    for client in (ann, ann_again, spectator):
+        await client.close()
+
+
+@pytest.mark.django_db
+def test_server_errors_of_actions_and_http_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game import observe, views
+
+    before = {
+        source: _sample("messengers_errors_total", source=source) for source in ("command", "http")
+    }
+    frame = {"type": "command", "command": {"type": "place_tile"}}
+    with pytest.raises(RuntimeError), observe.action("abcdefgh", 0, frame):
+        raise RuntimeError("a bug")
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(views, "_home_context", broken)
+    assert HttpClient(raise_request_exception=False).get("/").status_code == 500
+    assert HttpClient().get("/healthz").status_code == 200
+    assert HttpClient().get("/no-such-page").status_code == 404
+    samples = _scrape(HttpClient())
+    assert samples[("messengers_errors_total", (("source", "command"),))] == before["command"] + 1
+    assert samples[("messengers_errors_total", (("source", "http"),))] == before["http"] + 1
+
+
 @pytest.mark.django_db
 def test_a_missing_page_is_not_logged_with_its_path(caplog: pytest.LogCaptureFixture) -> None:
     """An old seat link (the token in the path) answers 404 without writing the path anywhere."""
@@ -176,10 +249,10 @@ def test_a_missing_page_is_not_logged_with_its_path(caplog: pytest.LogCaptureFix
 def test_metrics_leave_out_the_tables_while_the_database_fails(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def unreachable() -> dict[str, int]:
+    def unreachable() -> metrics.Activity:
         raise OperationalError("connection to server at db.internal failed")
 
-    monkeypatch.setattr(metrics, "count_tables", unreachable)
+    monkeypatch.setattr(metrics, "count_activity", unreachable)
     samples = _scrape(HttpClient())
     assert not any(name == "messengers_tables" for name, _ in samples)
     assert ("messengers_open_websockets", ()) in samples
@@ -261,3 +334,48 @@ def test_good_watching_settings_are_read() -> None:
         check=True,
     )
     assert result.stdout.strip() == "WARNING ['10.0.0.0/8', '::1/128'] True"
+
+
+@pytest.mark.django_db
+def test_metrics_and_health_answer_whatever_the_host_header_names() -> None:
+    """A check on the machine itself names the address, which ALLOWED_HOSTS need not hold: both
+    pages answer it (game/probes.py); /metrics still only to an allowed address or the token,
+    and other pages still refuse the host."""
+    foreign = HttpClient(HTTP_HOST="127.0.0.9:8001")
+    with override_settings(ALLOWED_HOSTS=["play.example.org"]):
+        assert foreign.get("/metrics").status_code == 200
+        assert foreign.get("/healthz").status_code == 200
+        assert foreign.get("/").status_code == 400
+        outside = HttpClient(HTTP_HOST="127.0.0.9:8001", REMOTE_ADDR="203.0.113.9")
+        assert outside.get("/metrics").status_code == 400
+
+
+@pytest.mark.parametrize(("level", "lines"), [("INFO", 0), ("DEBUG", 1)])
+def test_a_disallowed_host_is_logged_without_a_traceback(level: str, lines: int) -> None:
+    """Django reports a Host outside ALLOWED_HOSTS with some thirty lines of traceback: left
+    out (Daphne's access line is the request's one line), or one line at LOG_LEVEL=DEBUG."""
+    script = (
+        "import django; django.setup(); from django.test import Client;"
+        "print(Client(HTTP_HOST='scanner.example.net').get('/').status_code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=child_env(
+            project_env(
+                DEBUG="0",
+                SECRET_KEY=secrets.token_urlsafe(50),
+                LOG_LEVEL=level,
+                ALLOWED_HOSTS="play.example.org",
+            )
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    output = result.stdout + result.stderr
+    assert result.stdout.strip().endswith("400")
+    reported = [line for line in output.splitlines() if "DisallowedHost" in line]
+    assert len(reported) == lines, output
+    assert "Traceback" not in output
