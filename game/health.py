@@ -41,6 +41,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from messengers.staticfiles import missing_manifest
+from messengers.version import VERSION
 
 from .models import HealthCheck
 
@@ -138,7 +139,8 @@ def _first_line(error: BaseException) -> str:
 @never_cache
 async def healthz(request: HttpRequest) -> JsonResponse:
     """200 with ``{"database": "ok", "channel_layer": "ok", "static_files": "ok"}``, or 503
-    with what failed."""
+    with what failed; either way with the running ``version``, so that an operator sees which
+    release each process runs during a rolling upgrade."""
     results = dict(
         await asyncio.gather(
             _check("database", sync_to_async(_write_database)()),
@@ -147,7 +149,7 @@ async def healthz(request: HttpRequest) -> JsonResponse:
         )
     )
     healthy = all(value == "ok" for value in results.values())
-    response = JsonResponse(results, status=200 if healthy else 503)
+    response = JsonResponse({**results, "version": VERSION}, status=200 if healthy else 503)
     # Each failed check logged its one line above; Django's "Service Unavailable: /healthz" at
     # ERROR would add another on every ask of the monitor.
     response._has_been_logged = True  # type: ignore[attr-defined]

@@ -43,6 +43,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.engine.record import replay
+from messengers.version import VERSION
 from tests import servers
 from tests.deploy_stack import (
     APP_DIR,
@@ -368,6 +369,7 @@ def test_health_names_a_static_manifest_gone_after_the_start(deployment: Deploym
         "database": "ok",
         "channel_layer": "ok",
         "static_files": "missing (staticfiles.json)",
+        "version": VERSION,
     }
     assert direct(daphne, "/healthz")[0] == 200
 

@@ -15,8 +15,9 @@ from django.test import AsyncClient, override_settings
 
 from game import health
 from game.models import HealthCheck
+from messengers.version import VERSION
 
-HEALTHY = {"database": "ok", "channel_layer": "ok", "static_files": "ok"}
+HEALTHY = {"database": "ok", "channel_layer": "ok", "static_files": "ok", "version": VERSION}
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from messengers.version import VERSION
 from tests import servers
 
 pytestmark = pytest.mark.services
@@ -48,7 +49,7 @@ def test_a_read_only_database_fails_the_check_until_it_takes_writes(postgres_url
     with servers.restartable_daphne(env) as daphne:
         assert health(daphne.url) == (
             200,
-            {"database": "ok", "channel_layer": "ok", "static_files": "ok"},
+            {"database": "ok", "channel_layer": "ok", "static_files": "ok", "version": VERSION},
         )
 
         set_read_only(postgres_url, database, True)

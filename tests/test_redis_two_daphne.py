@@ -17,6 +17,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from messengers.version import VERSION
 from tests import servers
 
 pytestmark = pytest.mark.services
@@ -149,6 +150,7 @@ def test_healthz_round_trips_through_redis_and_postgresql(cluster: Cluster) -> N
                 "database": "ok",
                 "channel_layer": "ok",
                 "static_files": "ok",
+                "version": VERSION,
             }
 
 
