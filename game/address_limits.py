@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -34,8 +35,12 @@ class HourlyLimit:
 
         Raises ``ServiceUnreachable`` when the cache (Redis) cannot be reached.
         """
+        return self.allow_address(client_address(request))
+
+    def allow_address(self, address: str) -> bool:
+        """``allow`` for a client known by its address (a websocket's, which has no request)."""
         window = int(time.time()) // WINDOW_SECONDS
-        key = f"limit:{self.action}:{client_address(request)}:{window}"
+        key = f"limit:{self.action}:{address}:{window}"
         try:
             return self._count(key) <= self.per_hour
         except REDIS_ERRORS as error:
@@ -54,6 +59,20 @@ class HourlyLimit:
                 cache.add(key, 1, timeout=WINDOW_SECONDS + 60)
                 used = 1
         return used
+
+
+def new_tables() -> HourlyLimit:
+    """The limit on new tables, whichever way a table is made: the home page's form and "Play
+    again" at a finished game count alike (finished tables are kept for a year)."""
+    return HourlyLimit("create", settings.TABLES_PER_HOUR)
+
+
+def too_many_tables(limit: HourlyLimit) -> str:
+    """What a visitor past ``new_tables`` is told."""
+    return (
+        f"Too many new tables from your address: at most {limit.per_hour} an hour. "
+        "Please wait a while, or join a table that already exists."
+    )
 
 
 def client_address(request: HttpRequest) -> str:

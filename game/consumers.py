@@ -16,8 +16,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db.models import Exists, OuterRef
 
 from . import computer, observe, presence, publish, seating, snapshots
+from .address_limits import new_tables
 from .converters import is_table_code
 from .frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
+from .guard import client_address
 from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
 from .models import Seat, Table
@@ -31,6 +33,7 @@ from .services import (
     submit_command,
 )
 from .snapshots import NoSuchTable, history, snapshot
+from .unavailable import Service, unreachable_service
 
 GONE = 4404
 """Close code for an unknown table: the client stops reconnecting."""
@@ -181,7 +184,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         except LobbyError as error:
             await self._error(error.code, str(error), None, None)
-        except Exception:
+        except Exception as error:
+            service = unreachable_service(error)
+            if service is not None:
+                # PostgreSQL or Redis away: nothing was applied, and it is worth trying again.
+                logger.warning(
+                    "A %r frame at table %s: %s unreachable",
+                    message["type"],
+                    self.code,
+                    service.value,
+                )
+                what = "database" if service is Service.DATABASE else "Redis"
+                await self._error(
+                    "unavailable",
+                    f"The server cannot reach its {what} right now; try again in a moment.",
+                )
+                return
             # The last resort: a bug must not cost the connection (and with it the clean-up).
             logger.exception("A %r frame at table %s failed", message["type"], self.code)
             await self._error("server_error", "Something went wrong on the server; try again.")
@@ -279,7 +297,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         page to the same table."""
         if self.token is None:
             raise CommandRefused("spectator", "Only the players of this game can start a rematch.")
-        _, moved = await database_sync_to_async(start_rematch)(self.code, self.token)
+        limit, address = new_tables(), client_address(self.scope)
+        _, moved = await database_sync_to_async(start_rematch)(
+            self.code, self.token, lambda: limit.allow_address(address)
+        )
         # Created: every page of the table moves (lobby.py publishes it); this one alone if that
         # publication failed, or if the rematch existed already.
         if moved is None or not await moved.delivered():

@@ -6,7 +6,7 @@ the table after its commit (game/publish.py), whoever called the function."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from . import publish
+from .address_limits import new_tables, too_many_tables
 from .engine.errors import EngineError
 from .engine.presets import PRESETS, resolve_options
 from .engine.shuffle import KEYED_SEED_MIN
@@ -258,7 +259,9 @@ def rematch(code: str, token: str | None) -> tuple[Table, bool]:
     return table, publication is not None
 
 
-def start_rematch(code: str, token: str | None) -> tuple[Table, publish.Publication | None]:
+def start_rematch(
+    code: str, token: str | None, may_create: Callable[[], bool] | None = None
+) -> tuple[Table, publish.Publication | None]:
     """The finished game's rematch ("Play again"), and, when this call created it, the
     publication that moves every page of the finished table there (None otherwise).
 
@@ -271,6 +274,10 @@ def start_rematch(code: str, token: str | None) -> tuple[Table, publish.Publicat
     host keeps the role at their new seat (a host without a seat hands it to the start player:
     their token belongs to the finished table only). A computer player keeps its seat; a computer
     that only stood in for an absent person gives the seat back to that person.
+
+    ``may_create`` is asked once, only when this call would make the new table: the sender's
+    limit on new tables (address_limits.new_tables), so that "Play again" in a loop cannot make
+    tables past the limit that the home page's form keeps. Refused with ``too_many_tables``.
     """
     try:
         with transaction.atomic():
@@ -287,6 +294,8 @@ def start_rematch(code: str, token: str | None) -> tuple[Table, publish.Publicat
                 return existing, None
             if table.status != Table.Status.FINISHED:
                 raise LobbyError("A rematch can start once the game is over.", code="not_finished")
+            if may_create is not None and not may_create():
+                raise LobbyError(too_many_tables(new_tables()), code="too_many_tables")
             new = Table.objects.create(
                 code=_free_code(),
                 preset=table.preset,

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from messengers.serve import is_loopback
 
-from .address_limits import HourlyLimit
+from .address_limits import HourlyLimit, new_tables, too_many_tables
 from .catalogue import catalogue_json
 from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
 from .engine.state import MAX_PLAYERS
@@ -109,12 +109,9 @@ def create(request: HttpRequest) -> HttpResponse:
     form = request.POST
     values = {key: form.get(key, "") for key in ("preset", "mode", "seats", "name", "colour")}
     values |= {f"opt_{name}": form.get(f"opt_{name}", "") for name in OPTION_NAMES}
-    limit = HourlyLimit("create", settings.TABLES_PER_HOUR)
+    limit = new_tables()
     if not limit.allow(request):
-        error = (
-            f"Too many new tables from your address: at most {limit.per_hour} an hour. "
-            "Please wait a while, or join a table that already exists."
-        )
+        error = too_many_tables(limit)
         return render(request, "game/home.html", _home_context([error], values), status=429)
     try:
         try:

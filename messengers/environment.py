@@ -132,7 +132,7 @@ def database(name: str, default_sqlite_path: str) -> dict[str, object]:
             f"{name} cannot be read as postgres://USER:PASSWORD@HOST:PORT/NAME; a password with"
             " @ : / ? # % or a space must be percent-encoded (@ as %40, / as %2F, # as %23), as"
             " python3 -c 'import urllib.parse,getpass; print(urllib.parse.quote(getpass.getpass(),"
-            " safe=\"\"))' prints it"
+            ' safe=""))\' prints it'
         ) from None
     engine = config.get("ENGINE")
     if engine not in DATABASE_ENGINES:

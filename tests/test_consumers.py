@@ -523,3 +523,30 @@ async def test_an_unknown_or_misplaced_key_is_refused_naming_it() -> None:
     update = await host.receive("update")
     assert (update["version"], update["seat"]) == (version + 1, 1), update
     await host.close()
+
+
+async def test_a_frame_that_finds_the_database_away_is_told_to_try_again(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL (or Redis) away while a frame is handled: ``unavailable``, worth trying again,
+    with one warning line, never ``server_error`` with a traceback; the socket stays open."""
+    from django.db import OperationalError
+
+    import game.consumers
+
+    code, tokens = await started_table(["Ann", "Bob"])
+    (ann,) = await seated(code, [tokens[0]], [])
+
+    def away(*args: object, **kwargs: object) -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(game.consumers, "submit_command", away)
+    with caplog.at_level("WARNING"):
+        await ann.send(command(0, "u1", {"type": "skip_follower"}))
+        error = await ann.receive("error")
+    assert error["code"] == "unavailable", error
+    assert "try again in a moment" in error["message"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]
+    await ann.send({"type": "ping"})
+    assert (await ann.receive("pong"))["type"] == "pong"
+    await ann.close()

@@ -308,3 +308,47 @@ async def test_the_host_keeps_the_role_at_their_new_seat() -> None:
     new = moves[0]["code"]
     assert [name for name, _, _ in await seats_of(new)] == ["Bob", "Ann"]
     assert await host_name(new) == "Ann"
+
+
+@short_stacks
+@override_settings(TABLES_PER_HOUR=2)
+async def test_play_again_in_a_loop_counts_against_the_new_tables_limit() -> None:
+    """ "Play again" makes a table as the home page's form does, and counts against the same
+    hourly limit of the sender's address: ending a tabletop game, finishing and playing again in
+    a loop once made 40 tables in 9 s while the form answered 429."""
+    from django.core.cache import cache
+
+    await database_sync_to_async(cache.clear)()
+    table, host = await database_sync_to_async(create_table)(
+        preset="c1-zmg", mode="tabletop", seats=2, name="Ann", colour="blue"
+    )
+    await database_sync_to_async(join_table)(table.code, name="Bob", colour="orange")
+    await database_sync_to_async(start_game)(table.code, host.token)
+    code, token = table.code, host.token
+    for round_ in range(3):
+        (page,) = await seated(code, [token])
+        for version, body in enumerate([{"type": "end_game"}, {"type": "finish"}]):
+            await page.send(command(version, f"r{round_}-{version}", body))
+            await page.receive("update")
+        await page.receive("snapshot")
+        before = await tables_count()
+        await page.send({"type": "rematch"})
+        if round_ < 2:
+            move = await page.receive("rematch")
+            code, token = move["code"], new_token(move["rejoin_url"])
+            assert await tables_count() == before + 1
+        else:
+            error = await page.receive("error")
+            assert error["code"] == "too_many_tables", error
+            assert "at most 2 an hour" in error["message"]
+            assert await tables_count() == before
+        await page.close()
+
+    @database_sync_to_async
+    def post_form(address: str) -> int:
+        form = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Cy", "colour": "blue"}
+        return HttpClient(REMOTE_ADDR=address).post("/tables", form).status_code
+
+    # The sockets' address ("unknown" under the test communicator) used up the form's count too.
+    assert await post_form("unknown") == 429
+    assert await post_form("192.0.2.1") == 302
