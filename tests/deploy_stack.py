@@ -115,8 +115,16 @@ def ipv6_loopback() -> bool:
     return True
 
 
+WORKER_CONNECTIONS = 4096
+"""nginx's connections per worker as docs/deployment.md (step 8) sets them in nginx.conf: a
+proxied websocket takes two (the browser's and the Daphne's)."""
+WORKER_OPEN_FILES = 16384
+"""worker_rlimit_nofile, as the same step sets it: room for every connection's descriptor."""
+
+
 def main_conf(prefix: Path, site: Path) -> str:
-    """What Debian's /etc/nginx/nginx.conf provides around a site file, with private paths.
+    """What Debian's /etc/nginx/nginx.conf provides around a site file, with private paths and
+    the worker limits that docs/deployment.md (step 8) sets.
 
     Run as root (CI), the workers drop to www-data as on a Debian host.
     """
@@ -127,9 +135,10 @@ def main_conf(prefix: Path, site: Path) -> str:
     )
     return (
         f"{user}worker_processes 1;\n"
+        f"worker_rlimit_nofile {WORKER_OPEN_FILES if os.geteuid() == 0 else 1024};\n"
         f"pid {prefix}/nginx.pid;\n"
         f"error_log {prefix}/error.log notice;\n"
-        "events { worker_connections 1024; }\n"
+        f"events {{ worker_connections {WORKER_CONNECTIONS}; }}\n"
         "http {\n"
         "    include /etc/nginx/mime.types;\n"
         "    default_type application/octet-stream;\n"

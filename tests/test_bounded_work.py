@@ -109,7 +109,7 @@ def play(table: Table, length: int, seed: int) -> None:
         seat, command = random_command(state, rng)
         if isinstance(command, EndGame):
             seat, command = state.active, EndTurn()
-        send(table, command.to_action(seat), as_seat=seat)
+        send(table, command.to_message(), as_seat=seat)
 
 
 class Counted:
@@ -193,7 +193,7 @@ def test_an_undo_at_a_board_game_is_refused_before_any_replay(
     table.refresh_from_db()
     state = load_state(table)
     seat, command = random_command(state, random.Random(1))
-    send(table, command.to_action(seat), sender=seat)
+    send(table, command.to_message(), sender=seat)
     load_state(table)
     counted = Counted(monkeypatch)
     error = refused(table, {"type": "undo"})

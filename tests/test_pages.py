@@ -217,7 +217,7 @@ def test_the_record_is_offered_only_once_the_game_is_over() -> None:
         if state.finished:
             break
         seat, command = random_command(state, random.Random(version))
-        submit_command(table.code, seat, version, f"c{version}", command.to_action(seat))
+        submit_command(table.code, seat, version, f"c{version}", command.to_message())
         table.refresh_from_db()
         version = table.version
     assert table.status == Table.Status.FINISHED

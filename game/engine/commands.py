@@ -26,12 +26,17 @@ class Command:
 
     def to_action(self, seat: int) -> dict[str, Any]:
         """The record action for this command sent by ``seat``."""
-        action: dict[str, Any] = {"seat": seat, "type": self.type}
+        return {"seat": seat, **self.to_message()}
+
+    def to_message(self) -> dict[str, Any]:
+        """The command as a client sends it: its type and keys, and no ``seat`` (the frame
+        names the seat it is for beside the command)."""
+        message: dict[str, Any] = {"type": self.type}
         for name in _field_names(type(self)):
             value = getattr(self, name)
             if value is not None and not (name == "score" and value is True):
-                action[name] = value
-        return action
+                message[name] = value
+        return message
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -199,8 +204,8 @@ class ScoreShared(Command):
         _one_of("category", self.category, _FEATURES, optional=True)
         object.__setattr__(self, "shares", _read_shares(self.shares))
 
-    def to_action(self, seat: int) -> dict[str, Any]:
-        action: dict[str, Any] = {"seat": seat, "type": self.type, "points": self.points}
+    def to_message(self) -> dict[str, Any]:
+        action: dict[str, Any] = {"type": self.type, "points": self.points}
         if self.category is not None:
             action["category"] = self.category
         action["shares"] = [
@@ -331,10 +336,9 @@ class Correct(Command):
         parsed = parse_command(self.replacement)
         object.__setattr__(self, "replacement", parsed.to_action(seat))
 
-    def to_action(self, seat: int) -> dict[str, Any]:
+    def to_message(self) -> dict[str, Any]:
         # ``replacement`` is written even when null: null is the deletion.
         return {
-            "seat": seat,
             "type": self.type,
             "entry": self.entry,
             "replacement": self.replacement,

@@ -69,6 +69,4 @@ def decide(level: str, seen: SeatView, rng: random.Random) -> dict[str, Any]:
     else:
         legal = legal_commands(waiting)
         command = rng.choice(legal) if level == "random" else legal[0]
-    action = command.to_action(seen.seat)
-    del action["seat"]
-    return action
+    return command.to_message()
