@@ -44,7 +44,7 @@ GAMES = 8
 """Tables played to their end over wss (the deployment's fixed bag: ten turns each)."""
 
 HTTP_WORKERS = 12
-"""HTTP clients sending at once: more than a pool holds, so that requests wait for it too."""
+"""HTTP clients sending at once, beside the games: more than a pool's connections."""
 
 SAMPLER_MARGIN = 1
 """The test's own connection to the deployment's database, which counts the others."""
