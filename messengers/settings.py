@@ -13,7 +13,7 @@ MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
 import ipaddress
 import socket
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -95,6 +95,8 @@ MIDDLEWARE = [
     # Static files before everything else but the HTTPS redirect (docs/deployment.md).
     "servestatic.middleware.ServeStaticMiddleware",
     "game.badtext.RejectBadText",
+    # A view that found no free database connection in time answers 503 (game/database_busy.py).
+    "game.database_busy.DatabaseBusy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -128,14 +130,59 @@ TEMPLATES = [
 ASGI_APPLICATION = "messengers.asgi.application"
 
 DATABASES = {"default": database("DATABASE_URL", str(BASE_DIR / "db.sqlite3"))}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+
+# --- PostgreSQL connections (docs/deployment.md, "4. PostgreSQL") -------------------------------
+# Each server process takes its connections from a pool (Django's, on psycopg_pool) and puts each
+# back after every request and every database step. A connection kept per thread instead
+# (CONN_MAX_AGE above 0) leaks under Daphne, which runs every HTTP request's view in a thread of
+# its own: one idle connection per request, until PostgreSQL's max_connections is used up.
+# At once a process uses one connection for the websockets' database thread, one per computer
+# thread (MESSENGERS_COMPUTER_THREADS) and one per page being answered; a caller finding all
+# DATABASE_POOL_MAX_SIZE in use waits up to DATABASE_POOL_TIMEOUT seconds, then its request
+# fails with 503 (game/database_busy.py) instead of waiting on.
+DATABASE_POOL_MIN_SIZE = whole("DATABASE_POOL_MIN_SIZE", 2, 0)
+DATABASE_POOL_MAX_SIZE = whole("DATABASE_POOL_MAX_SIZE", 10, 1)
+DATABASE_POOL_TIMEOUT = seconds("DATABASE_POOL_TIMEOUT", 10.0, 0, "it must be positive")
+if DATABASE_POOL_MAX_SIZE < DATABASE_POOL_MIN_SIZE:
+    raise ImproperlyConfigured(
+        "DATABASE_POOL_MAX_SIZE must be at least DATABASE_POOL_MIN_SIZE"
+        f" ({DATABASE_POOL_MIN_SIZE}), got {DATABASE_POOL_MAX_SIZE}"
+    )
+
+DATABASE_POOLED = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+"""Whether the connections come from the pool (PostgreSQL) or are kept per thread (SQLite)."""
+if not DATABASE_POOLED:
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
     DATABASES["default"]["CONN_MAX_AGE"] = SQLITE_CONN_MAX_AGE
 else:
-    # A connection is kept this many seconds between requests, and checked before it is reused
-    # after one (so a restarted PostgreSQL costs no failed request).
-    DATABASES["default"]["CONN_MAX_AGE"] = whole("CONN_MAX_AGE", 60, 0)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = flag("CONN_HEALTH_CHECKS", True)
+    # The variables of the connections kept per thread, before the pool: a value the pool does
+    # not do stops the start rather than being silently ignored.
+    if _kept := whole("CONN_MAX_AGE", 0, 0):
+        raise ImproperlyConfigured(
+            f"CONN_MAX_AGE={_kept} is no longer supported: PostgreSQL connections come from a"
+            " pool (DATABASE_POOL_MAX_SIZE); remove CONN_MAX_AGE from the environment"
+        )
+    if not flag("CONN_HEALTH_CHECKS", True):
+        raise ImproperlyConfigured(
+            "CONN_HEALTH_CHECKS=0 is no longer supported: the pool checks every connection"
+            " before handing it out; remove CONN_HEALTH_CHECKS from the environment"
+        )
+    DATABASES["default"]["OPTIONS"] = {
+        # What the URL's query asks for (sslmode=require, ...), and the pool.
+        **cast(dict[str, object], DATABASES["default"].get("OPTIONS", {})),
+        "pool": {
+            "min_size": DATABASE_POOL_MIN_SIZE,
+            "max_size": DATABASE_POOL_MAX_SIZE,
+            "timeout": DATABASE_POOL_TIMEOUT,
+        },
+    }
+    # Django's backend, but the pool checks every connection before handing it out and, at the
+    # first broken one, all idle ones: a PostgreSQL restart costs no failed request.
+    DATABASES["default"]["ENGINE"] = "messengers.postgresql"
+    # Back to the pool at the end of every request and database step (the pool requires 0).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # On: Django then gives the pool a check, which messengers/postgresql/base.py replaces.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # --- Channel layer ----------------------------------------------------------------------------
 # channels-redis waits for messages with a blocking pop (BZPOPMIN) of this many seconds; a socket
@@ -313,6 +360,14 @@ if not ABSENT_AFTER_MIN_SECONDS <= ABSENT_AFTER_SECONDS <= ABSENT_AFTER_MAX_SECO
 COMPUTER_PAUSE_MS = whole("MESSENGERS_COMPUTER_PAUSE_MS", 1000, 0)
 # Threads per server process that think for computer players, away from the event loop.
 COMPUTER_THREADS = whole("MESSENGERS_COMPUTER_THREADS", 2, 1)
+# With PostgreSQL each computer thread takes a pooled connection for its database steps: the
+# pool must leave one for the websockets' database thread and one for a page beside them.
+if DATABASE_POOLED and DATABASE_POOL_MAX_SIZE < COMPUTER_THREADS + 2:
+    raise ImproperlyConfigured(
+        "DATABASE_POOL_MAX_SIZE must be at least MESSENGERS_COMPUTER_THREADS + 2"
+        f" ({COMPUTER_THREADS + 2}: the computers' threads, the websockets' and a page's),"
+        f" got {DATABASE_POOL_MAX_SIZE}"
+    )
 # Worker processes the computers think in, away from the interpreter lock of the event loop that
 # serves the people (0: think in the threads above, inside the server process).
 COMPUTER_PROCESSES = whole("MESSENGERS_COMPUTER_PROCESSES", 1, 0)

@@ -90,6 +90,9 @@ def main() -> None:
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         sys.exit("DATABASE_URL must name a PostgreSQL database")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "messengers.settings")
+    # Every thread holds a connection at the barrier, and the main thread keeps its own: the
+    # pool must have one for each.
+    os.environ.setdefault("DATABASE_POOL_MAX_SIZE", str(THREADS + 1))
 
     import django
 

@@ -208,18 +208,62 @@ def test_debug_off_turns_the_https_settings_on() -> None:
     assert on == dict.fromkeys(names[:3], False) | {"SECURE_HSTS_SECONDS": 0}
 
 
-def test_postgres_connections_are_kept_and_checked() -> None:
-    url = {"DATABASE_URL": "postgres://ann@127.0.0.1:5432/games"}
+def test_postgres_connections_come_from_a_bounded_pool() -> None:
+    url = {"DATABASE_URL": "postgres://ann@127.0.0.1:5432/games?sslmode=require"}
     config = settings_of(url, "DATABASES")["DATABASES"]["default"]  # type: ignore[index]
-    assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (60, True)
-    config = settings_of({**url, "CONN_MAX_AGE": "0", "CONN_HEALTH_CHECKS": "0"}, "DATABASES")[
+    assert config["ENGINE"] == "messengers.postgresql"
+    assert config["OPTIONS"] == {
+        "sslmode": "require",
+        "pool": {"min_size": 2, "max_size": 10, "timeout": 10.0},
+    }
+    assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (0, True)
+    sizes = {"DATABASE_POOL_MIN_SIZE": "0", "DATABASE_POOL_MAX_SIZE": "40"}
+    config = settings_of({**url, **sizes, "DATABASE_POOL_TIMEOUT": "2.5"}, "DATABASES")[
         "DATABASES"
     ]["default"]  # type: ignore[index]
-    assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (0, False)
+    assert config["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 40, "timeout": 2.5}
+    # What the pool does anyway passes: an old environment file with these values still starts.
+    same = {**url, "CONN_MAX_AGE": "0", "CONN_HEALTH_CHECKS": "1"}
+    assert settings_of(same, "DATABASE_POOLED") == {"DATABASE_POOLED": True}
     sqlite = settings_of({"DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "DATABASES")["DATABASES"]
     config = sqlite["default"]  # type: ignore[index]
     assert config["CONN_MAX_AGE"] == 60
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "pool" not in config["OPTIONS"]
+
+
+def test_bad_pool_settings_and_the_old_connection_settings_stop_the_start() -> None:
+    url = {"DATABASE_URL": "postgres://ann@127.0.0.1:5432/games"}
+    for env, expected in (
+        (
+            {"CONN_MAX_AGE": "60"},
+            "CONN_MAX_AGE=60 is no longer supported: PostgreSQL connections come from a pool"
+            " (DATABASE_POOL_MAX_SIZE); remove CONN_MAX_AGE from the environment",
+        ),
+        (
+            {"CONN_HEALTH_CHECKS": "0"},
+            "CONN_HEALTH_CHECKS=0 is no longer supported: the pool checks every connection",
+        ),
+        ({"DATABASE_POOL_MAX_SIZE": "many"}, "DATABASE_POOL_MAX_SIZE must be a whole number"),
+        ({"DATABASE_POOL_MAX_SIZE": "0"}, "DATABASE_POOL_MAX_SIZE must be at least 1, got 0"),
+        ({"DATABASE_POOL_MIN_SIZE": "-1"}, "DATABASE_POOL_MIN_SIZE must be at least 0"),
+        (
+            {"DATABASE_POOL_MIN_SIZE": "5", "DATABASE_POOL_MAX_SIZE": "4"},
+            "DATABASE_POOL_MAX_SIZE must be at least DATABASE_POOL_MIN_SIZE (5), got 4",
+        ),
+        ({"DATABASE_POOL_TIMEOUT": "0"}, "DATABASE_POOL_TIMEOUT must be above 0 seconds"),
+        (
+            {"DATABASE_POOL_MAX_SIZE": "4", "MESSENGERS_COMPUTER_THREADS": "3"},
+            "DATABASE_POOL_MAX_SIZE must be at least MESSENGERS_COMPUTER_THREADS + 2 (5:",
+        ),
+    ):
+        result = manage({**url, **env}, "check")
+        assert result.returncode == 1, result
+        assert result.stderr.strip().splitlines() == [result.stderr.strip()], result.stderr
+        assert result.stderr.startswith(f"ImproperlyConfigured: {expected}"), result.stderr
+    # SQLite keeps its connections per thread and reads none of these.
+    sqlite = {"DATABASE_URL": "sqlite:////tmp/x.sqlite3", "CONN_MAX_AGE": "60"}
+    assert manage({**sqlite, "DATABASE_POOL_MAX_SIZE": "3"}, "check").returncode == 0
 
 
 def test_the_production_example_passes_the_deployment_checks() -> None:

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with a pool that recovers from a PostgreSQL restart at once."""
