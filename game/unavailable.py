@@ -25,6 +25,8 @@ from django.utils.translation import gettext
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .database_busy import no_free_connection
+
 logger = logging.getLogger(__name__)
 
 READ_ONLY_SQLSTATE: Final = "25006"
@@ -72,9 +74,14 @@ def message(service: Service) -> str:
     return gettext("The game server cannot reach Redis right now; try again in a moment.")
 
 
-def unavailable_page(request: HttpRequest, service: Service) -> HttpResponse:
-    """The 503 page for ``service``, with ``Retry-After``; the caller logs why."""
-    response = render(request, "unavailable.html", {"message": message(service)}, status=503)
+def busy_message() -> str:
+    """What the visitor is told when every database connection of the process was in use."""
+    return gettext("The game server is busy right now; try again in a moment.")
+
+
+def unavailable_page(request: HttpRequest, text: str) -> HttpResponse:
+    """The 503 page saying ``text``, with ``Retry-After``; the caller logs why."""
+    response = render(request, "unavailable.html", {"message": text}, status=503)
     response["Retry-After"] = str(settings.RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     # The line below is this answer's only log line: Django's own "Service Unavailable: /path"
@@ -90,6 +97,16 @@ class ServiceUnavailableMiddleware(MiddlewareMixin):
     that it runs in the event loop under ASGI like the rest of the chain, without a thread hop."""
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if no_free_connection(exception):
+            # Not broken but busy: the log names the setting that bounds it.
+            logger.error(
+                "503 to a %s request: no free database connection within %g s (all %d of this"
+                " process in use; DATABASE_POOL_MAX_SIZE, docs/deployment.md)",
+                request.method,
+                settings.DATABASE_POOL_TIMEOUT,
+                settings.DATABASE_POOL_MAX_SIZE,
+            )
+            return unavailable_page(request, busy_message())
         service = unreachable_service(exception)
         if service is None:
             return None
@@ -101,4 +118,4 @@ class ServiceUnavailableMiddleware(MiddlewareMixin):
             service.value,
             type(exception.__cause__ or exception).__name__,
         )
-        return unavailable_page(request, service)
+        return unavailable_page(request, message(service))

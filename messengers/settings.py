@@ -95,8 +95,6 @@ MIDDLEWARE = [
     # Static files before everything else but the HTTPS redirect (docs/deployment.md).
     "servestatic.middleware.ServeStaticMiddleware",
     "game.badtext.RejectBadText",
-    # A view that found no free database connection in time answers 503 (game/database_busy.py).
-    "game.database_busy.DatabaseBusy",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -139,7 +137,7 @@ DATABASES = {"default": database("DATABASE_URL", str(BASE_DIR / "db.sqlite3"))}
 # At once a process uses one connection for the websockets' database thread, one per computer
 # thread (MESSENGERS_COMPUTER_THREADS) and one per page being answered; a caller finding all
 # DATABASE_POOL_MAX_SIZE in use waits up to DATABASE_POOL_TIMEOUT seconds, then its request
-# fails with 503 (game/database_busy.py) instead of waiting on.
+# fails with 503 (game/unavailable.py) instead of waiting on.
 DATABASE_POOL_MIN_SIZE = whole("DATABASE_POOL_MIN_SIZE", 2, 0)
 DATABASE_POOL_MAX_SIZE = whole("DATABASE_POOL_MAX_SIZE", 10, 1)
 DATABASE_POOL_TIMEOUT = seconds("DATABASE_POOL_TIMEOUT", 10.0, 0, "it must be positive")
