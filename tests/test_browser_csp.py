@@ -120,6 +120,7 @@ def with_policy(response: Response | None) -> Response:
 
 
 def context(browser: Browser, base: str, **options: object) -> BrowserContext:
+    """A new browser context (a person's device) on the server at `base`."""
     made = browser.new_context(base_url=base, **options)  # type: ignore[arg-type]
     made.set_default_timeout(TIMEOUT_MS)
     return made
@@ -185,7 +186,7 @@ def test_a_board_game_breaks_no_rule_of_the_policy(browser: Browser, server: Ser
     """Home, lobby, a desktop and a phone playing to a message and its toast, the projector with
     its board, and a seat's personal link opened on another device."""
     watch = CspWatch()
-    table = open_table(browser, server.daphne, watch)  # type: ignore[arg-type]
+    table = open_table(browser, server.daphne, watch)
     for player in table.players:
         expect_table_page(player, expected_view(0))
 
