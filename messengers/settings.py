@@ -15,6 +15,7 @@ import socket
 from pathlib import Path
 from typing import Any, cast
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from messengers.environment import (
@@ -72,6 +73,31 @@ if flag("TRUST_X_FORWARDED_PROTO", _PRODUCTION):
 # the proxy rewrites the Host header.
 CSRF_TRUSTED_ORIGINS = origins("CSRF_TRUSTED_ORIGINS")
 
+# --- Browser policy ---------------------------------------------------------------------------
+# The Content-Security-Policy header on every response (docs/deployment.md, "Browser policy"):
+# the pages may load only the site's own scripts, styles and images and talk only to the site's
+# own websocket; no inline script or style, no eval, no foreign origin. A change that needs
+# another source (a font, an image host) adds it here, to the one directive that needs it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        # Whatever a directive below does not name is refused (fonts, media, frames, workers).
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # blob: URLs, for the story's PNG, drawn from its chart through an image the page makes
+        # itself (story.js): only the page's own script can make one, unlike a data: URL.
+        "img-src": [SELF, "blob:"],
+        # 'self' covers ws:// and wss:// to the page's own host and port (the websocket).
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# With DEBUG on, django-csp leaves Django's debug pages for 404 and 500 (inline script and style)
+# without the header.
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -82,11 +108,16 @@ INSTALLED_APPS = [
     "servestatic",
     "django.contrib.staticfiles",
     "channels",
+    # django-csp: its system checks catch a policy written in the settings of its old versions.
+    "csp",
     "game",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything that may answer by itself (static files, a refused request), so that
+    # every response carries the policy.
+    "csp.middleware.CSPMiddleware",
     # /healthz and /metrics before anything reads the Host header (game/probes.py): a check from
     # the machine itself names its address, which ALLOWED_HOSTS need not hold.
     "game.probes.probes_before_host_check",

@@ -161,7 +161,7 @@ def test_reveals_follow_the_state_of_the_table(server: str, browser: Browser) ->
     ann = projector.locator(".sb-player", has_text="Ann")
     expect(ann.locator(".sb-swatch")).to_have_text("R")
     expect(ann.locator(".sb-swatch")).to_have_attribute("aria-label", "Red")
-    assert ann.evaluate("row => row.style.getPropertyValue('--fill')") == "#d55e00"
+    expect(ann.locator(".sb-swatch")).to_have_css("background-color", "rgb(213, 94, 0)")
 
     # Ann's messenger ends her turn on 5, a dark space: message 1 is revealed at once.
     view = host.command(0, "score", points=5, figure="messenger")

@@ -4,9 +4,7 @@
 // When a decision's places change, the view fits them once into the part of the board that no
 // control covers (and tells board-keys.js by a "places" event on the svg).
 
-import { html, textInk } from "./shared.js";
-
-// The table page imported the ink from here before shared.js had it.
+import { html } from "./shared.js";
 
 const BOARDS = new WeakMap();
 
@@ -157,8 +155,10 @@ export function tileSVG(catalogue, letter, rotation, className = "tile-svg") {
   return html`<svg class="${className}" viewBox="-2 -2 104 104" aria-label="tile ${letter}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
 }
 
-function meepleMarkup(colour, symbol, extraClass = "") {
-  return html`<g class="meeple${extraClass}"><path d="${MEEPLE}" style="fill:${colour}"/><text y="6" style="fill:${textInk(colour)}">${symbol || ""}</text></g>`;
+/** A meeple in a seat's colour: `colourClass` is the class that paints it (`colourOf(...).cls`,
+ * board.css and css/colours.css), `extraClass` more classes, each with its leading space. */
+function meepleMarkup(colourClass, symbol, extraClass = "") {
+  return html`<g class="meeple${colourClass}${extraClass}"><path d="${MEEPLE}"/><text y="6">${symbol || ""}</text></g>`;
 }
 
 function el(name, attrs = {}) {
@@ -267,7 +267,7 @@ export class Board {
     this.layers.followers.innerHTML = html`${board.followers.map((f) => {
       const style = seatStyle(f.seat);
       const [px, py] = spotPoint(f.feature, f.at);
-      return html`<g transform="translate(${f.x * U + px} ${f.y * U + py})" data-follower="${f.x},${f.y},${f.feature},${f.at || ""}">${meepleMarkup(style.hex, style.symbol)}</g>`;
+      return html`<g transform="translate(${f.x * U + px} ${f.y * U + py})" data-follower="${f.x},${f.y},${f.feature},${f.at || ""}">${meepleMarkup(style.cls, style.symbol)}</g>`;
     })}`;
     if (!this.centred && this.placed.size && this.svg.clientWidth) this.fitBoard();
   }
@@ -356,7 +356,7 @@ export class Board {
       (s, i) =>
         html`<g class="spot${s.selected ? " selected" : ""}" data-spot="${i}" transform="${at(s)}"><title>${s.label || s.feature}</title><circle class="spot-hit" r="15"/>${
           s.selected
-            ? meepleMarkup(s.colour, s.symbol, " ghost")
+            ? meepleMarkup(s.colourClass, s.symbol, " ghost")
             : html`<circle class="spot-dot" r="9"/><circle class="spot-core" r="3.5"/>`
         }</g>`,
     )}`;

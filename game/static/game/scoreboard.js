@@ -169,8 +169,11 @@ function build(container, large, shape) {
   const height = shape.rows * CELL + 2 * MARGIN;
   const pct = (value, total) => `${((value / total) * 100).toFixed(3)}%`;
   const [x, y] = [pct(CELL + MARGIN, width), pct(CELL + MARGIN, height)];
-  container.innerHTML = html`<div class="sb${large ? " sb--large" : ""}"><div class="sb-board" style="aspect-ratio: ${width} / ${height}"><div class="sb-centre" style="left:${x};right:${x};top:${y};bottom:${y}"></div>${trackSvg(shape)}</div><ol class="sb-players"></ol></div>`;
+  container.innerHTML = html`<div class="sb${large ? " sb--large" : ""}"><div class="sb-board"><div class="sb-centre"></div>${trackSvg(shape)}</div><ol class="sb-players"></ol></div>`;
   const root = container.firstElementChild;
+  // Sizes set from script (the policy refuses style attributes in markup, not this).
+  root.querySelector(".sb-board").style.aspectRatio = `${width} / ${height}`;
+  Object.assign(root.querySelector(".sb-centre").style, { left: x, right: x, top: y, bottom: y });
   const board = {
     root, // the scoreboard's own element, the container's only child
     large, // drawn for the projector
@@ -289,7 +292,7 @@ function playersHtml(players, table, view) {
     const marker = isActive
       ? html`<span class="sb-marker">turn</span>`
       : isDeciding && html`<span class="sb-marker sb-marker-deciding">deciding</span>`;
-    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}" style="--fill:${colour.hex};--ink:${colour.ink}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span>${fixedTag}</li>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span>${fixedTag}</li>`;
   });
 }
 

@@ -88,14 +88,22 @@ export function textInk(hex) {
   return luminance > 0.3 ? "#111" : "#fff";
 }
 
-/** Hex, symbol letter, label and a readable ink for a colour id. */
+/** The class that paints a colour id (`colour-blue`, from the style sheet css/colours.css, as
+ * the policy allows no style attribute); "" for an id the page does not know, drawn grey. */
+export function colourClass(id) {
+  return id && Object.hasOwn(colours(), id) ? `colour-${id}` : "";
+}
+
+/** Hex, symbol letter, label, a readable ink and the class that paints it (`cls`, with a
+ * leading space, or "") for a colour id. */
 export function colourOf(id) {
   const found = colours()[id] || { hex: "#888888", symbol: "?", label: id || "" };
-  return { ...found, ink: textInk(found.hex) };
+  const cls = colourClass(id);
+  return { ...found, ink: textInk(found.hex), cls: cls && ` ${cls}` };
 }
 
 /** A seat's colour chip: `info` is the seat's entry in the table info (colour, symbol). */
 export function swatchHtml(info) {
   const c = colourOf(info?.colour);
-  return html`<span class="sw" style="background:${c.hex};color:${c.ink}" title="${c.label}">${info?.symbol || c.symbol}</span>`;
+  return html`<span class="sw${c.cls}" title="${c.label}">${info?.symbol || c.symbol}</span>`;
 }

@@ -3,7 +3,7 @@
 // category, the messages drawn, and the results to keep (results.png drawn here from the chart,
 // results.csv from the server). Loaded by the pages only when the story is first shown.
 
-import { colourOf, html, isolate, nameHtml, raw, swatchHtml } from "./shared.js";
+import { colourOf, html, isolate, nameHtml, swatchHtml } from "./shared.js";
 
 const CATEGORY = {
   road: "Road",
@@ -19,13 +19,6 @@ const LINES = [
   ["meeple", 1.8, "7 4"],
   ["messenger", 1.8, "1.5 4"],
 ];
-const STYLE = `.story-body svg{display:block;width:100%;height:auto}.story-scroll>div{overflow-x:auto}
-.story-table{border-collapse:collapse;width:100%;margin:.3em 0 .8em;font-size:.85em;font-variant-numeric:tabular-nums}.story-scroll h3{margin:.4em 0 0;font-size:1em}
-.story-table th,.story-table td{padding:.2em .45em;text-align:right;border-bottom:1px solid #8885;white-space:nowrap}
-.story-table :is(th,td):first-child{text-align:left;position:sticky;left:0;background:var(--card,#111)}.story-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.6em 0}
-.story-big{position:fixed;inset:0;z-index:5;overflow:auto;padding:2vmin 3vmin;background:#111;color:#eee;font-size:clamp(14px,2.2vmin,30px)}
-.story-big[hidden]{display:none}.story-big svg{width:auto;max-width:100%;height:auto;max-height:58vh;margin:0 auto}.story-big .story-actions{display:none}
-.story-big .story-scroll{display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 3vmin;overflow:visible}.story-big .story-scroll>div{flex:1 1 auto;overflow:visible}.story-big td{white-space:normal}`;
 const busy = new WeakMap();
 
 /** Fetch the story of table `code` and draw it into `box`; a call while one is under way
@@ -36,9 +29,6 @@ export async function showStory(box, code, { big = false } = {}) {
     return;
   }
   busy.set(box, true);
-  if (!document.getElementById("story-style")) {
-    document.head.insertAdjacentHTML("beforeend", String(html`<style id="story-style">${raw(STYLE)}</style>`));
-  }
   try {
     const answer = await fetch(`/t/${encodeURIComponent(code)}/story.json`, { cache: "no-store" });
     if (!answer.ok) throw new Error(String(answer.status));
@@ -158,6 +148,7 @@ function savePng(svg) {
   const [width, height] = [svg.viewBox.baseVal.width, svg.viewBox.baseVal.height];
   const image = new Image();
   image.onload = () => {
+    URL.revokeObjectURL(image.src);
     const canvas = document.createElement("canvas");
     [canvas.width, canvas.height] = [width * 2, height * 2];
     canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
@@ -169,5 +160,7 @@ function savePng(svg) {
       setTimeout(() => URL.revokeObjectURL(link.href), 10000);
     }, "image/png");
   };
-  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+  // A blob: URL of the page's own making, which the policy allows for images (unlike data:).
+  const source = new Blob([new XMLSerializer().serializeToString(svg)], { type: "image/svg+xml" });
+  image.src = URL.createObjectURL(source);
 }

@@ -62,7 +62,7 @@ export function overlayFor() {
         x: p.x,
         y: p.y,
         selected: s.spot === i,
-        colour: st.hex,
+        colourClass: st.cls,
         symbol: st.symbol,
         label: spotLabel(spot),
       }));

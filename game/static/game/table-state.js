@@ -60,11 +60,12 @@ export function seatNote(seat) {
   return info?.connected === false ? " (disconnected)" : "";
 }
 
-/** The seat's colour for the board: hex, symbol and label. */
+/** The seat's colour for the board: hex, the class that paints it (`colourOf`), symbol and
+ * label. */
 export function styleOf(seat) {
   const info = seatInfo(seat);
   const c = colourOf(info?.colour);
-  return { hex: c.hex, symbol: info?.symbol || c.symbol, label: c.label };
+  return { hex: c.hex, cls: c.cls, symbol: info?.symbol || c.symbol, label: c.label };
 }
 
 export function nameOf(seat) {

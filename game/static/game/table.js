@@ -7,7 +7,7 @@ import { Board } from "./board.js";
 import { TableConnection } from "./connection.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { noteAway, seatFrame } from "./seats.js";
-import { isolate, textInk } from "./shared.js";
+import { isolate } from "./shared.js";
 import { renderDock, renderStatus } from "./table-dock.js";
 import { renderLobby } from "./table-lobby.js";
 import { logLineHtml, watchLogPointing } from "./table-log.js";
@@ -450,4 +450,3 @@ async function copyText(text, button) {
 }
 
 renderLink();
-for (const el of document.querySelectorAll(".sw[data-hex]")) el.style.color = textInk(el.dataset.hex);
