@@ -57,6 +57,9 @@ pytestmark = pytest.mark.services
 
 UPGRADE = DEPLOY / "upgrade.sh"
 
+ARTIFACTS = servers.ROOT / "tests" / "artifacts" / "upgrade"
+"""Where a failed decision leaves screenshots and the servers' logs (git-ignored)."""
+
 RECONNECT_LIMIT_MS = 3000
 """The longest a page may show that it is reconnecting during an upgrade: a page retries after
 about a second (connection.js), and the other process is there to take it."""
@@ -327,6 +330,7 @@ class Game:
     """The versions of the snapshots each page received on those sockets."""
     made: int = 0
     """Decisions of the plan made so far."""
+    deployment: Deployment | None = None
 
     @property
     def pages(self) -> dict[str, Page]:
@@ -339,7 +343,7 @@ class Game:
         """Ann creates the table, Bob joins, the game starts; every page is live."""
         console = ConsoleWatch()
         table = open_table(Watched(browser), deployment, console)  # type: ignore[arg-type]
-        game = cls(table, console)
+        game = cls(table, console, deployment=deployment)
         table.expect_all(expected_view(0))
         for who, page in game.pages.items():
             game.opened[who] = 0
@@ -373,16 +377,36 @@ class Game:
         before, after = expected_view(index)["version"], expected_view(index + 1)["version"]
         player = self.table.players[action["seat"]]
         who = player.name
-        for _attempt in range(3):
-            self.table.expect_live(timeout=RECONNECT_TIMEOUT_MS)
-            seen = len(self.snapshots[who])
-            perform(player, action, expected_view(index)["pending"])
-            if self._arrives(player, after, before, seen):
-                break
-        else:
-            raise AssertionError(f"decision {index} was lost three times")
+        try:
+            for _attempt in range(3):
+                self.table.expect_live(timeout=RECONNECT_TIMEOUT_MS)
+                seen = len(self.snapshots[who])
+                perform(player, action, expected_view(index)["pending"])
+                if self._arrives(player, after, before, seen):
+                    break
+            else:
+                raise AssertionError(f"decision {index} was lost three times")
+        except Exception as error:
+            self.keep_evidence(f"decision-{index}")
+            raise AssertionError(f"decision {index} ({action}) failed: {error}") from error
         self.made += 1
         self.table.expect_all(expected_view(self.made))
+
+    def keep_evidence(self, name: str) -> None:
+        """Screenshots of every page and the servers' logs, in tests/artifacts/upgrade/."""
+        folder = ARTIFACTS / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for who, page in self.pages.items():
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(folder / f"{who}.png"))
+        if self.deployment is not None:
+            for index, log in enumerate(self.deployment.logs()):
+                (folder / f"daphne-{index}.log").write_text(log)
+            for log in (
+                self.deployment.access_log,
+                self.deployment.access_log.with_name("error.log"),
+            ):
+                (folder / f"nginx-{log.name}").write_bytes(log.read_bytes())
 
     def _arrives(self, player: Player, after: int, before: int, seen: int) -> bool:
         """Wait until the page shows version `after` (True), or came back from a reconnection
@@ -449,6 +473,21 @@ def server_errors(deployment: Deployment, since: int) -> list[str]:
     return [line for line in lines if re.search(r'" 5\d\d ', line)]
 
 
+def diagnosis(deployment: Deployment, since: int) -> str:
+    """What nginx and the processes logged about the websockets, to explain a slow reconnection."""
+    with deployment.access_log.open("rb") as log:
+        log.seek(since)
+        access = [
+            line for line in log.read().decode(errors="replace").splitlines() if "/ws/" in line
+        ]
+    errors = deployment.access_log.with_name("error.log").read_text(errors="replace")
+    daphnes = [
+        "\n".join(line for line in text.splitlines() if "WS" in line or "daphne" in line)
+        for text in deployment.logs()
+    ]
+    return "\n".join(["--- nginx", *access, errors[-3000:], *daphnes])
+
+
 def process_directories(deployment: Deployment) -> list[Path]:
     """The directory each Daphne runs in (its working directory, the release it started from)."""
     directories = []
@@ -495,8 +534,10 @@ def test_an_upgrade_during_a_game_drops_nothing(tls_browser: Browser, host: Host
     reconnections = game.reconnections()
     assert all(game.opened[who] >= 1 for who in game.pages), game.opened
     assert all(r["drops"] >= 1 for r in reconnections.values()), reconnections
-    assert all(r["longest"] <= RECONNECT_LIMIT_MS for r in reconnections.values()), reconnections
-    assert not server_errors(deployment, since)
+    assert all(r["longest"] <= RECONNECT_LIMIT_MS for r in reconnections.values()), (
+        f"{reconnections}\n{diagnosis(deployment, since)}"
+    )
+    assert not server_errors(deployment, since), diagnosis(deployment, since)
     game.finish()
     # The lock did not change between the commits' virtualenvs: nothing was installed.
     assert "installing the runtime lock" not in out
@@ -554,3 +595,55 @@ def commit_with_broken_migration(repo: Path, parent: str) -> str:
         "GIT_COMMITTER_EMAIL": "test@example.org",
     }
     return git(repo, "commit-tree", tree, "-p", parent, "-m", "A migration that fails", env=author)
+
+
+# --- what upgrade.sh refuses --------------------------------------------------------------------
+
+
+def run_upgrade(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """deploy/upgrade.sh with `args` and the environment `env`, to its end."""
+    return subprocess.run(
+        [str(UPGRADE), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def bare_host(tmp_path: Path) -> Host:
+    """A host directory with a clone of this repository and an environment file, nothing
+    installed."""
+    home = tmp_path / "home"
+    home.mkdir()
+    git(servers.ROOT, "clone", "--quiet", str(servers.ROOT), str(home / "repo"))
+    env_file = home / "production.env"
+    env_file.write_text("DEBUG=0\n")
+    return Host(home, env_file)
+
+
+def test_a_bad_setting_or_revision_stops_with_one_line(bare_host: Host) -> None:
+    """A setting that cannot be used, or a revision the repository does not have, stops the
+    upgrade before it changes anything, with one line that says what is wrong."""
+    env = bare_host.environment()
+    usage = run_upgrade(env)
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: "), usage.stderr
+
+    bad = run_upgrade({**env, "MESSENGERS_HEALTH_TIMEOUT": "soon"}, "HEAD")
+    assert bad.returncode == 2
+    assert bad.stderr == (
+        "upgrade: MESSENGERS_HEALTH_TIMEOUT must be a number of seconds, got 'soon'\n"
+    )
+    bad = run_upgrade({**env, "MESSENGERS_INSTANCES": "8001 eight"}, "HEAD")
+    assert bad.returncode == 2
+    assert "MESSENGERS_INSTANCES must be ports separated by spaces" in bad.stderr
+
+    unknown = run_upgrade(env, "no-such-tag")
+    assert unknown.returncode == 1
+    (line,) = unknown.stderr.splitlines()
+    assert line.startswith("upgrade: FAILED: no-such-tag is no commit of"), line
+    assert line.endswith("still serving nothing yet"), line
+    assert not (bare_host.home / "releases").exists()
+    assert not bare_host.app.exists()
