@@ -80,9 +80,13 @@ bad_setting() {
 }
 
 case $FETCH in 0 | 1) ;; *) bad_setting MESSENGERS_FETCH "0 or 1" "$FETCH" ;; esac
-case $HEALTH_TIMEOUT in '' | *[!0-9]*) bad_setting MESSENGERS_HEALTH_TIMEOUT "a number of seconds" "$HEALTH_TIMEOUT" ;; esac
+case $HEALTH_TIMEOUT in
+'' | *[!0-9]*) bad_setting MESSENGERS_HEALTH_TIMEOUT "a number of seconds" "$HEALTH_TIMEOUT" ;;
+esac
 for port in $INSTANCES; do
-    case $port in '' | *[!0-9]*) bad_setting MESSENGERS_INSTANCES "ports separated by spaces" "$INSTANCES" ;; esac
+    case $port in
+    '' | *[!0-9]*) bad_setting MESSENGERS_INSTANCES "ports separated by spaces" "$INSTANCES" ;;
+    esac
 done
 [ -n "$INSTANCES" ] || bad_setting MESSENGERS_INSTANCES "ports separated by spaces" ""
 [ -d "$HOME_DIR" ] || bad_setting MESSENGERS_HOME "an existing directory" "$HOME_DIR"
@@ -119,7 +123,10 @@ env_value() {
 }
 
 exec 9>>"$HOME_DIR/.upgrade.lock"
-flock -n 9 || { echo "upgrade: another upgrade is running (lock $HOME_DIR/.upgrade.lock)" >&2; exit 1; }
+if ! flock -n 9; then
+    echo "upgrade: another upgrade is running (lock $HOME_DIR/.upgrade.lock)" >&2
+    exit 1
+fi
 echo "=== $(date '+%Y-%m-%d %H:%M:%S') upgrade to $REVISION" >>"$LOG"
 
 if [ -L "$APP" ]; then

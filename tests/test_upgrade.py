@@ -36,6 +36,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from game.engine.record import replay
 from tests import servers
@@ -369,8 +370,10 @@ class Game:
         """Make the next decision of the plan, as its player would.
 
         A decision sent just as its process stops may go with the socket: the page then comes
-        back (a snapshot of the state before it) and the player decides again. The command's
-        version makes a second copy impossible (the server refuses a stale one).
+        back (a snapshot of the state before it) and the player decides again; so does one whose
+        page was redrawn from a snapshot while the player was still choosing (a tile tried on
+        the board is gone then). The command's version makes a second copy impossible (the
+        server refuses a stale one).
         """
         index = self.made
         action = PLAN[index]
@@ -381,7 +384,12 @@ class Game:
             for _attempt in range(3):
                 self.table.expect_live(timeout=RECONNECT_TIMEOUT_MS)
                 seen = len(self.snapshots[who])
-                perform(player, action, expected_view(index)["pending"])
+                try:
+                    perform(player, action, expected_view(index)["pending"])
+                except (AssertionError, PlaywrightError):
+                    if len(self.snapshots[who]) == seen:
+                        raise
+                    continue  # the page was redrawn from a snapshot halfway through
                 if self._arrives(player, after, before, seen):
                     break
             else:
