@@ -306,32 +306,87 @@ def host(postgres_url: str, redis_url: str) -> Iterator[Host]:
 # --- the game -----------------------------------------------------------------------------------
 
 
+@dataclass
+class Traffic:
+    """What one page's websockets did, in order: ("open", socket), ("sent", socket, command id),
+    ("received", socket, type, version, id), ("closed", socket); sockets are numbered from 1."""
+
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    sockets: int = 0
+
+    def watch(self, socket: Any) -> None:
+        """Record the frames of a new websocket of the page."""
+        self.sockets += 1
+        number = self.sockets
+        self.events.append(("open", number))
+        socket.on("framesent", lambda payload: self._sent(number, payload))
+        socket.on("framereceived", lambda payload: self._received(number, payload))
+        socket.on("close", lambda _socket: self.events.append(("closed", number)))
+
+    def _sent(self, number: int, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "command":
+            self.events.append(("sent", number, message.get("id")))
+
+    def _received(self, number: int, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        kind = message.get("type")
+        if kind in ("snapshot", "update", "error"):
+            self.events.append(
+                ("received", number, kind, message.get("version"), message.get("id"))
+            )
+
+    def lost(self, since: int, before: int) -> bool:
+        """Whether the decision made after event `since` is lost: no command went out (the page
+        was not connected), or it went out on a socket that closed unanswered; and the page
+        has been resynchronised since with the state before it."""
+        events = self.events[since:]
+        sent = [i for i, event in enumerate(events) if event[0] == "sent"]
+        start = 0
+        if sent:
+            number, command = events[sent[-1]][1:]
+            later = events[sent[-1] + 1 :]
+            if any(e[0] == "received" and e[4] == command for e in later):
+                return False
+            if ("closed", number) not in later:
+                return False  # still in flight: its answer comes
+            start = sent[-1] + 1 + later.index(("closed", number))
+        return any(e[0] == "received" and e[2:4] == ("snapshot", before) for e in events[start:])
+
+
 class Watched:
-    """A browser whose pages measure how long they show that they are reconnecting."""
+    """A browser whose pages measure how long they show that they are reconnecting, and record
+    their websockets' traffic from the start."""
 
     def __init__(self, browser: Browser) -> None:
         self.browser = browser
+        self.traffic: dict[Page, Traffic] = {}
 
     def new_context(self, **options: Any) -> BrowserContext:
         """Browser.new_context, with the connection watch in every page."""
         context = self.browser.new_context(**options)
         context.add_init_script(CONNECTION_WATCH)
+        context.on("page", self._page)
         return context
+
+    def _page(self, page: Page) -> None:
+        traffic = self.traffic[page] = Traffic()
+        page.on("websocket", traffic.watch)
 
 
 @dataclass
 class Game:
-    """The table of tests/test_browser.py over the deployment, and what its pages received."""
+    """The table of tests/test_browser.py over the deployment, and what its pages sent and
+    received."""
 
     table: Table
     console: ConsoleWatch
-    opened: dict[str, int] = field(default_factory=dict)
-    """Websockets each page opened since the table was set up (reconnections)."""
-    snapshots: dict[str, list[int]] = field(default_factory=dict)
-    """The versions of the snapshots each page received on those sockets."""
+    watched: Watched
+    deployment: Deployment
+    sockets_before: dict[str, int] = field(default_factory=dict)
+    """Websockets each page had opened when the game started."""
     made: int = 0
     """Decisions of the plan made so far."""
-    deployment: Deployment | None = None
 
     @property
     def pages(self) -> dict[str, Page]:
@@ -339,27 +394,26 @@ class Game:
         table = self.table
         return {"Ann": table.ann.page, "Bob": table.bob.page, "projector": table.projector}
 
+    @property
+    def opened(self) -> dict[str, int]:
+        """Websockets each page opened since the game started: its reconnections."""
+        return {
+            who: self.watched.traffic[page].sockets - self.sockets_before[who]
+            for who, page in self.pages.items()
+        }
+
     @classmethod
     def start(cls, browser: Browser, deployment: Deployment) -> Game:
         """Ann creates the table, Bob joins, the game starts; every page is live."""
         console = ConsoleWatch()
-        table = open_table(Watched(browser), deployment, console)  # type: ignore[arg-type]
-        game = cls(table, console, deployment=deployment)
+        watched = Watched(browser)
+        table = open_table(watched, deployment, console)  # type: ignore[arg-type]
+        game = cls(table, console, watched, deployment)
         table.expect_all(expected_view(0))
-        for who, page in game.pages.items():
-            game.opened[who] = 0
-            game.snapshots[who] = []
-            page.on("websocket", lambda socket, who=who: game._socket(who, socket))
+        game.sockets_before = {
+            who: watched.traffic[page].sockets for who, page in game.pages.items()
+        }
         return game
-
-    def _socket(self, who: str, socket: Any) -> None:
-        self.opened[who] += 1
-        socket.on("framereceived", lambda payload: self._frame(who, payload))
-
-    def _frame(self, who: str, payload: str | bytes) -> None:
-        message = json.loads(payload)
-        if message.get("type") == "snapshot":
-            self.snapshots[who].append(message["version"])
 
     def play(self, until: int) -> None:
         """Make the plan's decisions up to `until`, each once every page is live."""
@@ -369,28 +423,29 @@ class Game:
     def decide(self) -> None:
         """Make the next decision of the plan, as its player would.
 
-        A decision sent just as its process stops may go with the socket: the page then comes
-        back (a snapshot of the state before it) and the player decides again; so does one whose
-        page was redrawn from a snapshot while the player was still choosing (a tile tried on
-        the board is gone then). The command's version makes a second copy impossible (the
-        server refuses a stale one).
+        A decision made just as its process stops may be lost: the page was not connected when
+        the player pressed, or the command went with the socket. The page then comes back with
+        the state before it, and the player decides again; so does one whose page was redrawn
+        from a snapshot while the player was still choosing (a tile tried on the board is gone
+        then). The command's version makes a second copy impossible (the server refuses a stale
+        one).
         """
         index = self.made
         action = PLAN[index]
         before, after = expected_view(index)["version"], expected_view(index + 1)["version"]
         player = self.table.players[action["seat"]]
-        who = player.name
+        traffic = self.watched.traffic[player.page]
         try:
             for _attempt in range(3):
                 self.table.expect_live(timeout=RECONNECT_TIMEOUT_MS)
-                seen = len(self.snapshots[who])
+                since = len(traffic.events)
                 try:
                     perform(player, action, expected_view(index)["pending"])
                 except (AssertionError, PlaywrightError):
-                    if len(self.snapshots[who]) == seen:
+                    if not traffic.lost(since, before):
                         raise
                     continue  # the page was redrawn from a snapshot halfway through
-                if self._arrives(player, after, before, seen):
+                if self._arrives(player, after, before, since):
                     break
             else:
                 raise AssertionError(f"decision {index} was lost three times")
@@ -407,25 +462,25 @@ class Game:
         for who, page in self.pages.items():
             with contextlib.suppress(Exception):
                 page.screenshot(path=str(folder / f"{who}.png"))
-        if self.deployment is not None:
-            for index, log in enumerate(self.deployment.logs()):
-                (folder / f"daphne-{index}.log").write_text(log)
-            for log in (
-                self.deployment.access_log,
-                self.deployment.access_log.with_name("error.log"),
-            ):
-                (folder / f"nginx-{log.name}").write_bytes(log.read_bytes())
+        for index, log in enumerate(self.deployment.logs()):
+            (folder / f"daphne-{index}.log").write_text(log)
+        for path in (self.deployment.access_log, self.deployment.access_log.with_name("error.log")):
+            (folder / f"nginx-{path.name}").write_bytes(path.read_bytes())
+        for who, page in self.pages.items():
+            events = "\n".join(map(repr, self.watched.traffic[page].events))
+            (folder / f"{who}-websockets.txt").write_text(events)
 
-    def _arrives(self, player: Player, after: int, before: int, seen: int) -> bool:
-        """Wait until the page shows version `after` (True), or came back from a reconnection
-        with version `before` (False: the decision was lost)."""
+    def _arrives(self, player: Player, after: int, before: int, since: int) -> bool:
+        """Wait until the page shows version `after` (True), or the decision is lost (False)."""
         page = player.page
+        traffic = self.watched.traffic[page]
         deadline = time.monotonic() + RECONNECT_TIMEOUT_MS / 1000
         while time.monotonic() < deadline:
+            # A round trip to the page: the frames it sent before are recorded by now.
             shown = page.locator("#table-page").get_attribute("data-version")
             if shown == str(after):
                 return True
-            if before in self.snapshots[player.name][seen:] and shown == str(before):
+            if shown == str(before) and traffic.lost(since, before):
                 return False
             page.wait_for_timeout(100)
         raise AssertionError(f"{player.name}'s page shows neither version {after} nor {before}")
