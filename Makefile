@@ -76,6 +76,8 @@ system-deps:
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	test -x /usr/sbin/nginx || missing="$$missing nginx"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
 	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \

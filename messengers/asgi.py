@@ -26,6 +26,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 import game.routing  # noqa: E402
 from game.guard import ConnectionGuard, raise_open_file_limit  # noqa: E402
 from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
+from messengers.shutdown import install as install_shutdown  # noqa: E402
 
 # A server holding hundreds of websockets keeps a large heap of long-lived objects; the garbage
 # collector's default thresholds make it walk that heap often, stalling every connection for up
@@ -37,6 +38,10 @@ gc.set_threshold(50_000, 20, 100)
 
 # Every websocket holds a file descriptor: allow as many as the system lets this process have.
 raise_open_file_limit()
+
+# Told to stop, the process closes its listening socket before its websockets, and exits within
+# SHUTDOWN_SECONDS (messengers/shutdown.py).
+install_shutdown()
 
 application = ProtocolTypeRouter(
     {

@@ -407,6 +407,10 @@ COMPUTER_MOVES_PER_SECOND = whole("MESSENGERS_COMPUTER_MOVES_PER_SECOND", 20, 0)
 # not run unattended. A table whose computer to move has been idle this long is resumed by the
 # next ping of any of its connections (a process that died mid-move loses nothing).
 COMPUTER_RESUME_SECONDS = whole("MESSENGERS_COMPUTER_RESUME_SECONDS", 10, 1)
+# Seconds a server process told to stop (SIGTERM) may take to end; then it writes every thread's
+# stack to its log and exits (messengers/shutdown.py). Under systemd's TimeoutStopSec (20 s), so
+# that the log says why; 0: no limit.
+SHUTDOWN_SECONDS = whole("MESSENGERS_SHUTDOWN_SECONDS", 10, 0)
 
 
 # --- Limits -------------------------------------------------------------------------------------

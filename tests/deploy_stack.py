@@ -16,6 +16,7 @@ server_name are for that name, Chromium resolves it to 127.0.0.1 (--host-resolve
 from __future__ import annotations
 
 import contextlib
+import functools
 import http.client
 import os
 import secrets
@@ -25,7 +26,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,11 @@ FOREIGN_HOST = "scanner.example.net"
 """A name that is not the site's, as a scanner or a stale DNS entry would send."""
 
 APP_DIR = "/srv/messengers/app"
-"""Where docs/deployment.md puts the checkout; the units name paths under it."""
+"""Where docs/deployment.md puts the release being served (a link into releases/); the units
+name paths under it."""
+
+STATIC_DIR = "/srv/messengers/staticfiles"
+"""STATIC_ROOT of docs/deployment.md, shared by the releases; nginx serves /static/ from it."""
 
 TABLES_PER_HOUR = 3
 """A low limit, so that the test can reach it from one address and not from another."""
@@ -82,11 +87,13 @@ def exec_start(path: Path) -> list[str]:
     return shlex.split(command)
 
 
-def unit_daphne_argv(port: int) -> list[str]:
-    """messengers@PORT.service's command line, run from this checkout's virtualenv."""
+def unit_daphne_argv(port: int, app: Path | None = None) -> list[str]:
+    """messengers@PORT.service's command line, run from this checkout's virtualenv, or with the
+    unit's own paths under `app` in place of /srv/messengers/app when given."""
     argv = exec_start(DAPHNE_UNIT)
     assert argv[0] == f"{APP_DIR}/.venv/bin/daphne", argv
-    return [str(servers.venv_bin("daphne")), *(arg.replace("%i", str(port)) for arg in argv[1:])]
+    daphne = servers.venv_bin("daphne") if app is None else app / ".venv" / "bin" / "daphne"
+    return [str(daphne), *(arg.replace("%i", str(port)) for arg in argv[1:])]
 
 
 def render_site(replacements: dict[str, str]) -> str:
@@ -196,6 +203,10 @@ class Deployment:
     nginx_log: Path
     access_log: Path
     """nginx's access log: one line per request, with the status it answered."""
+    site: Path | None = None
+    """The site file nginx runs (the shipped one with this host's names, ports and paths)."""
+    app: Path = servers.ROOT
+    """Where the Daphnes run from: this checkout, or the app link of an installation."""
 
     @property
     def url(self) -> str:
@@ -246,9 +257,35 @@ def world_readable_tempdir(prefix: str) -> Path:
     return path
 
 
+Install = Callable[[Path, dict[str, str]], Path]
+"""Puts a version in place and runs its release step, given the deployment's directory and the
+processes' environment; returns the directory the processes run from (their app link)."""
+
+
+def release_this_checkout(tmp: Path, env: dict[str, str]) -> Path:
+    """The release step of this checkout (deploy/release.sh), which the processes run from."""
+    del tmp
+    release = subprocess.run(
+        [str(RELEASE_SCRIPT)],
+        env=servers.child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert release.returncode == 0, release.stdout + release.stderr
+    return servers.ROOT
+
+
 @contextlib.contextmanager
-def running_deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment]:
-    """The whole deployment, set up as docs/deployment.md does it, on private ports."""
+def running_deployment(
+    postgres_url: str, redis_url: str, install: Install = release_this_checkout
+) -> Iterator[Deployment]:
+    """The whole deployment, set up as docs/deployment.md does it, on private ports.
+
+    `install` puts the code in place (this checkout and its release step unless another is
+    given, such as an installation by deploy/upgrade.sh).
+    """
     servers.nginx_binary()  # before anything is set up: skip or fail at once without nginx
     tmp = world_readable_tempdir("messengers-deploy-")
     try:
@@ -268,22 +305,15 @@ def running_deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment
             "MESSENGERS_FIXED_MESSAGES": ",".join(str(m) for m in MESSAGES),
         }
         env = servers.project_env(**{**servers.production_example(), **host})
-        release = subprocess.run(
-            [str(RELEASE_SCRIPT)],
-            env=servers.child_env(env),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert release.returncode == 0, release.stdout + release.stderr
+        app = install(tmp, env)
         assert (static_root / "game" / "table.js").is_file()
         static_root.chmod(0o755)
 
         cert, key = self_signed_certificate(tmp)
+        argv = functools.partial(unit_daphne_argv, app=None if app == servers.ROOT else app)
         with (
-            servers.restartable_daphne(env, unit_daphne_argv) as first,
-            servers.restartable_daphne(env, unit_daphne_argv) as second,
+            servers.restartable_daphne(env, argv, app) as first,
+            servers.restartable_daphne(env, argv, app) as second,
         ):
             replacements = {
                 "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
@@ -297,7 +327,7 @@ def running_deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment
                 "server 127.0.0.1:8001 ": f"server 127.0.0.1:{first.port} ",
                 # The second process, as docs/deployment.md's step 11 adds it.
                 "# server 127.0.0.1:8002 ": f"server 127.0.0.1:{second.port} ",
-                f"{APP_DIR}/staticfiles/": f"{static_root}/",
+                f"{STATIC_DIR}/": f"{static_root}/",
             }
             has_ipv6 = ipv6_loopback()
             for public, port, options in ((80, http_port, ""), (443, https_port, " ssl http2")):
@@ -318,6 +348,8 @@ def running_deployment(postgres_url: str, redis_url: str) -> Iterator[Deployment
                     static_root,
                     nginx_log,
                     tmp / "access.log",
+                    site,
+                    app,
                 )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

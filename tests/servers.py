@@ -733,11 +733,18 @@ class RestartableDaphne:
     """
 
     def __init__(
-        self, env: Mapping[str, str], tmp: Path, argv: Callable[[int], list[str]] | None = None
+        self,
+        env: Mapping[str, str],
+        tmp: Path,
+        argv: Callable[[int], list[str]] | None = None,
+        cwd: Path = ROOT,
     ) -> None:
         self.env = dict(env)
         self.log_path = tmp / "daphne.log"
         self.argv = argv or daphne_argv
+        self.cwd = cwd
+        """The working directory: this checkout, or a deployment's app link (a restart started
+        after the link was switched runs the new release, as under systemd)."""
         self.port: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -753,7 +760,7 @@ class RestartableDaphne:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 self.argv(port),
-                cwd=ROOT,
+                cwd=self.cwd,
                 env=child_env(self.env),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -819,16 +826,16 @@ def daphne_argv(port: int, options: Sequence[str] = ()) -> list[str]:
 
 @contextlib.contextmanager
 def restartable_daphne(
-    env: Mapping[str, str], argv: Callable[[int], list[str]] | None = None
+    env: Mapping[str, str], argv: Callable[[int], list[str]] | None = None, cwd: Path = ROOT
 ) -> Iterator[RestartableDaphne]:
     """Run the project under Daphne like `daphne_server`, but with `stop()` and `start()`.
 
     `argv(port)` gives the command line (`daphne_argv` unless another is given, such as a
-    deployment's). The server is running when the block starts and is stopped (and its
+    deployment's), run in `cwd`. The server is running when the block starts and is stopped (and its
     directory removed) when it ends, whatever state a test left it in.
     """
     tmp = Path(tempfile.mkdtemp(prefix="messengers-daphne-"))
-    server = RestartableDaphne(env, tmp, argv)
+    server = RestartableDaphne(env, tmp, argv, cwd)
     try:
         server.start()
         try:
