@@ -63,6 +63,8 @@ if [ -z "$INSTANCES" ] && [ -r "$NGINX_SITE" ]; then
     INSTANCES=$(sed -n 's/^[[:space:]]*server 127\.0\.0\.1:\([0-9][0-9]*\)[[:space:];].*/\1/p' \
         "$NGINX_SITE" | tr '\n' ' ')
 fi
+# A first install, before the site is in place: the first process (docs/deployment.md, step 7).
+INSTANCES=${INSTANCES:-8001}
 
 APP=$HOME_DIR/app
 RELEASES=$HOME_DIR/releases
