@@ -30,6 +30,8 @@ build-deps:
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	pkg-config --exists icu-uc icu-i18n 2>/dev/null || missing="$$missing libicu-dev"; \
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
+	test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" \
+		|| missing="$$missing python3-dev"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing (to build PyICU)"; \
 		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Upgrades a host to another version without dropping a game (docs/deployment.md, "Upgrades"):
 #
-#   /srv/messengers/app/deploy/upgrade.sh v1.4        (as root; a tag, a commit, origin/main)
+#   /srv/messengers/app/deploy/upgrade.sh v1.4.0        (as root; a tag, a commit, origin/main)
 #
 # 1. fetch        git fetch in the repository (MESSENGERS_REPO)
 # 2. release      the version's files, from git archive, in releases/<commit>/ (kept if there)
