@@ -91,13 +91,22 @@ def unavailable_page(request: HttpRequest, text: str) -> HttpResponse:
     return response
 
 
+def pools_full() -> bool:
+    """Whether a database pool has every connection it may open: then a request that waited in
+    vain found the server busy. With fewer open, the pool could not open more: the database is
+    away (a timeout of the pool, too)."""
+    from messengers.postgresql.base import POOLS
+
+    return any(pool.get_stats().get("pool_size", 0) >= pool.max_size for pool in POOLS.values())
+
+
 class ServiceUnavailableMiddleware(MiddlewareMixin):
     """Turn a view's "service unreachable" exception into the 503 page (last in MIDDLEWARE, so
     that its ``process_exception`` sees the view's exception first). A ``MiddlewareMixin``, so
     that it runs in the event loop under ASGI like the rest of the chain, without a thread hop."""
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if no_free_connection(exception):
+        if no_free_connection(exception) and pools_full():
             # Not broken but busy: the log names the setting that bounds it.
             logger.error(
                 "503 to a %s request: no free database connection within %g s (all %d of this"

@@ -704,7 +704,7 @@ def test_a_bad_setting_or_revision_stops_with_one_line(bare_host: Host) -> None:
     assert "MESSENGERS_INSTANCES must be ports separated by spaces" in bad.stderr
 
     unknown = run_upgrade(env, "no-such-tag")
-    assert unknown.returncode == 1
+    assert unknown.returncode == 1, unknown.stderr
     (line,) = unknown.stderr.splitlines()
     assert line.startswith("upgrade: FAILED: no-such-tag is no commit of"), line
     assert line.endswith("still serving nothing yet"), line
