@@ -38,6 +38,8 @@
 #   MESSENGERS_PUBLIC_URL     https:// and the first name of ALLOWED_HOSTS: nginx, probed for
 #                             /healthz after each restart
 #   MESSENGERS_HEALTH_TIMEOUT 90: seconds a restarted process may take to answer /healthz
+#   MESSENGERS_RESOLVE        HOST:PORT:ADDRESS, for a host that cannot resolve or reach its own
+#                             public name: curl's --resolve (e.g. play.example.org:443:127.0.0.1)
 set -eu
 
 usage="usage: $0 REVISION (a tag, a commit or origin/BRANCH of the repository)"
@@ -56,6 +58,7 @@ UNIT_DIR=${MESSENGERS_UNIT_DIR:-/etc/systemd/system}
 DAEMON_RELOAD=${MESSENGERS_DAEMON_RELOAD:-systemctl daemon-reload}
 NGINX_SITE=${MESSENGERS_NGINX_SITE:-/etc/nginx/sites-available/messengers}
 PUBLIC_URL=${MESSENGERS_PUBLIC_URL:-}
+RESOLVE=${MESSENGERS_RESOLVE:-}
 HEALTH_TIMEOUT=${MESSENGERS_HEALTH_TIMEOUT:-90}
 # By default, the processes nginx sends requests to: the site's active `server 127.0.0.1:PORT`
 # lines (one with the simplest setup, two once step 11 added the second).
@@ -285,7 +288,7 @@ served_through_nginx() {
     probe_deadline=$(($(date +%s) + HEALTH_TIMEOUT))
     while :; do
         probe_headers=$(curl -sS -o /dev/null -D - --max-time 5 --insecure \
-            "$PUBLIC_URL/healthz" 2>/dev/null | tr -d '\r') || true
+            ${RESOLVE:+--resolve "$RESOLVE"} "$PUBLIC_URL/healthz" 2>/dev/null | tr -d '\r') || true
         probe_status=$(printf '%s\n' "$probe_headers" | sed -n '1s/^HTTP[^ ]* \([0-9]*\).*/\1/p')
         probe_upstream=$(printf '%s\n' "$probe_headers" | sed -n 's/^[Xx]-[Uu]pstream: *//p')
         case $probe_status:$probe_upstream in
@@ -297,7 +300,8 @@ served_through_nginx() {
 has it): waiting fail_timeout ($fail_timeout s) instead"
             fi
             sleep $((fail_timeout + 1))
-            healthy_within "$HEALTH_TIMEOUT" "$PUBLIC_URL/healthz" --insecure
+            healthy_within "$HEALTH_TIMEOUT" "$PUBLIC_URL/healthz" --insecure \
+                ${RESOLVE:+--resolve "$RESOLVE"}
             return
             ;;
         esac

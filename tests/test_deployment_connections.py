@@ -33,7 +33,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from tests import servers
-from tests.deploy_stack import Deployment, https
+from tests.deploy_stack import HOST_NAME, Deployment, https
 
 pytestmark = pytest.mark.services
 
@@ -227,7 +227,11 @@ async def play(deployment: Deployment, table: dict[str, Any]) -> int:
     until the game ends. Returns the number of frames that asked for a change."""
     sockets = [
         await connect(
-            f"wss://127.0.0.1:{deployment.https_port}/ws/t/{table['code']}",
+            f"wss://{HOST_NAME}:{deployment.https_port}/ws/t/{table['code']}",
+            # The public name, as a browser whose DNS resolves it to this machine.
+            host="127.0.0.1",
+            port=deployment.https_port,
+            server_hostname=HOST_NAME,
             ssl=tls_context(),
             additional_headers={"X-Seat-Token": token},
             origin=Origin(deployment.url),

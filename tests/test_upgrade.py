@@ -40,7 +40,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from game.engine.record import replay
 from tests import servers
-from tests.deploy_stack import DEPLOY, Deployment, running_deployment
+from tests.deploy_stack import DEPLOY, HOST_NAME, Deployment, running_deployment
 from tests.test_browser import (
     FINAL_SCORES,
     PERFORM,
@@ -186,6 +186,8 @@ class Host:
                 "MESSENGERS_RESTART": f"curl -fsS -X POST {self.restart_url}/%i",
                 "MESSENGERS_NGINX_SITE": str(self.deployment.site),
                 "MESSENGERS_PUBLIC_URL": self.deployment.url,
+                # The public name resolves to the machine itself, as on a host with it in DNS.
+                "MESSENGERS_RESOLVE": f"{HOST_NAME}:{self.deployment.https_port}:127.0.0.1",
             }
         return env
 
