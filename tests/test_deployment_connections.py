@@ -138,11 +138,15 @@ def http_requests(deployment: Deployment, codes: list[str], count: int) -> list[
     return made
 
 
-def send_all(deployment: Deployment, requests: list[Request]) -> list[tuple[Request, int]]:
-    """Send `requests` in turn over one https connection to nginx and plain connections to the
-    Daphnes (kept alive); each request with the status it got."""
+def send_all(
+    deployment: Deployment, requests: list[Request], source: str = "127.0.0.1"
+) -> list[tuple[Request, int]]:
+    """Send `requests` in turn over one https connection to nginx from the client address
+    `source` and plain connections to the Daphnes (kept alive); each request with the status it
+    got. Each client has an address of its own, as players do: nginx limits requests per
+    address."""
     answered = []
-    through_nginx = https(deployment)
+    through_nginx = https(deployment, source)
     direct: dict[int, http.client.HTTPConnection] = {}
     try:
         for request in requests:
@@ -290,7 +294,12 @@ async def test_connections_stay_within_the_pools_under_mixed_load(
     sampler.start()
     try:
         answered_shares, game_frames = await asyncio.gather(
-            asyncio.gather(*(asyncio.to_thread(send_all, deployment, share) for share in shares)),
+            asyncio.gather(
+                *(
+                    asyncio.to_thread(send_all, deployment, share, f"127.0.1.{n + 1}")
+                    for n, share in enumerate(shares)
+                )
+            ),
             asyncio.gather(*(play(deployment, game) for game in games)),
         )
     finally:
