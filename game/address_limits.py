@@ -1,12 +1,16 @@
-"""Hourly limits per client address on the HTTP actions that create rows: tables and seats.
+"""Hourly limits per client address on the actions that create rows: tables and seats.
 
-Counts live in Django's cache (``CACHES``): in the process's memory by default, in Redis when
-``REDIS_URL`` is set, so that every server process shares them. A count covers one clock hour (a
-fixed window): simple and cheap, at the price of letting up to twice the limit through around the
-turn of an hour.
+Counts live in the database (``AddressCount``), one row per action, address and clock hour, so
+that every server process shares them and a restart of Redis or of the processes forgets
+nothing: an address past its limit stays past it. The address is stored only as a keyed hash. A
+count covers one clock hour (a fixed window): simple and cheap, at the price of letting up to
+twice the limit through around the turn of an hour. ``manage.py housekeeping`` deletes the
+hours that are over.
 
-When Redis cannot be reached, ``allow`` raises ``ServiceUnreachable``: the action is neither
-counted nor let through uncounted, and the visitor gets the 503 page (game/unavailable.py).
+Each action the limit guards writes to the database anyway, so counting there costs one more
+small write and needs no other service: with Redis away, tables can still be made and seats
+taken (the pages then wait for Redis to play). A database that cannot be reached makes the
+action fail with the 503 page (game/unavailable.py), counted or not.
 """
 
 from __future__ import annotations
@@ -15,12 +19,25 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
 
-from .unavailable import REDIS_ERRORS, Service, ServiceUnreachable
+from .models import AddressCount
 
 WINDOW_SECONDS = 3600
+_SALT = "game.address_limits"
+
+
+def current_window(now: float | None = None) -> int:
+    """The clock hour ``now`` (a Unix time, the present by default) falls in."""
+    return int(time.time() if now is None else now) // WINDOW_SECONDS
+
+
+def hashed(address: str) -> str:
+    """The address as it is stored: a keyed hash that cannot be turned back into it."""
+    return salted_hmac(_SALT, address, algorithm="sha256").hexdigest()
 
 
 @dataclass(frozen=True)
@@ -31,34 +48,30 @@ class HourlyLimit:
     per_hour: int
 
     def allow(self, request: HttpRequest) -> bool:
-        """Count one use by the request's client; False if that goes past the limit.
-
-        Raises ``ServiceUnreachable`` when the cache (Redis) cannot be reached.
-        """
+        """Count one use by the request's client; False if that goes past the limit."""
         return self.allow_address(client_address(request))
 
     def allow_address(self, address: str) -> bool:
         """``allow`` for a client known by its address (a websocket's, which has no request)."""
-        window = int(time.time()) // WINDOW_SECONDS
-        key = f"limit:{self.action}:{address}:{window}"
-        try:
-            return self._count(key) <= self.per_hour
-        except REDIS_ERRORS as error:
-            raise ServiceUnreachable(Service.REDIS) from error
+        return self.count(address) <= self.per_hour
 
-    @staticmethod
-    def _count(key: str) -> int:
-        """The uses counted under ``key``, this one included."""
-        # add() is atomic and only sets a missing key; incr() is atomic on both backends.
-        if cache.add(key, 1, timeout=WINDOW_SECONDS + 60):
-            used = 1
-        else:
-            try:
-                used = cache.incr(key)
-            except ValueError:  # expired between add() and incr()
-                cache.add(key, 1, timeout=WINDOW_SECONDS + 60)
-                used = 1
-        return used
+    def count(self, address: str) -> int:
+        """Count one use by ``address`` in the current hour; the uses so far, this one included.
+
+        The increment is one UPDATE, atomic on every database; the first use of an hour inserts
+        the row, and of two processes inserting it at once the loser counts by UPDATE again.
+        """
+        key = {"action": self.action, "address": hashed(address), "window": current_window()}
+        row = AddressCount.objects.filter(**key)
+        with transaction.atomic():
+            if not row.update(count=F("count") + 1):
+                try:
+                    with transaction.atomic():
+                        AddressCount.objects.create(**key, count=1)
+                    return 1
+                except IntegrityError:
+                    row.update(count=F("count") + 1)
+            return int(row.values_list("count", flat=True).get())
 
 
 def new_tables() -> HourlyLimit:

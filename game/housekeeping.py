@@ -3,7 +3,8 @@
 A process that dies leaves its ``Connection`` rows behind (presence ignores them after a minute,
 but they stay); lobbies nobody started and games nobody finished stay for ever; finished games
 are kept for their records, but not without end. ``manage.py housekeeping`` (run it from a timer)
-deletes each kind once it has been idle for its setting's time. A table is idle since its last
+deletes each kind once it has been idle for its setting's time, and the hourly counts per address
+of the hours that are over. A table is idle since its last
 change (``Table.updated``: a command, a join, the start).
 """
 
@@ -16,7 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Connection, Table
+from .address_limits import current_window
+from .models import AddressCount, Connection, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,8 @@ class Swept:
     lobbies: int
     unfinished: int
     finished: int
+    counts: int = 0
+    """Hourly counts per address (game/address_limits.py) of hours that are over."""
 
 
 def _older(days: int, now: datetime) -> datetime:
@@ -48,14 +52,16 @@ def sweep(*, dry_run: bool = False, now: datetime | None = None) -> Swept:
     finished = Table.objects.filter(
         status=Table.Status.FINISHED, updated__lt=_older(settings.FINISHED_KEEP_DAYS, now)
     )
-    counts = Swept(
+    hours_over = AddressCount.objects.filter(window__lt=current_window(now.timestamp()))
+    swept = Swept(
         connections=connections.count(),
         lobbies=lobbies.count(),
         unfinished=unfinished.count(),
         finished=finished.count(),
+        counts=hours_over.count(),
     )
     if not dry_run:
         with transaction.atomic():
-            for query in (connections, lobbies, unfinished, finished):
+            for query in (connections, lobbies, unfinished, finished, hours_over):
                 query.delete()
-    return counts
+    return swept

@@ -156,3 +156,30 @@ class HealthCheck(models.Model):
 
     def __str__(self) -> str:
         return f"health checked at {self.checked:%Y-%m-%d %H:%M:%S}"
+
+
+class AddressCount(models.Model):
+    """How many times one client address did one limited thing (create a table, take a seat) in
+    one clock hour (game/address_limits.py).
+
+    Kept in the database, not in Redis or a process's memory, so that a count survives a
+    restart of either and every server process shares it. The address is stored only as a keyed
+    hash: the rows say how busy an address was, never which address it was.
+    """
+
+    action = models.CharField(max_length=16)
+    address = models.CharField(max_length=64)
+    """HMAC-SHA256 of the client address under the secret key, in hex."""
+    window = models.PositiveIntegerField()
+    """The clock hour: whole hours since 1970-01-01 UTC."""
+    count = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["action", "address", "window"], name="one_count_per_address_and_hour"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} x{self.count} in hour {self.window}"

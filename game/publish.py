@@ -28,6 +28,8 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from .unavailable import Service, unreachable_service
+
 logger = logging.getLogger(__name__)
 
 CHANGED: Final = "table.changed"
@@ -150,7 +152,13 @@ def _loop() -> asyncio.AbstractEventLoop | None:
 async def _group_send(layer: Any, code: str, event: dict[str, Any]) -> bool:
     try:
         await layer.group_send(group_name(code), event)
-    except Exception:
-        logger.exception("Publishing %s to table %s failed", event["type"], code)
+    except Exception as error:
+        if unreachable_service(error) is Service.REDIS:
+            # Expected while Redis is away, and said by /healthz and the alerts: one line each.
+            logger.warning(
+                "Publishing %s to table %s failed: Redis unreachable", event["type"], code
+            )
+        else:
+            logger.exception("Publishing %s to table %s failed", event["type"], code)
         return False
     return True

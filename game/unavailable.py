@@ -1,7 +1,7 @@
 """A clear 503 page instead of a bare 500 when PostgreSQL or Redis cannot be reached.
 
-A page, creating a table or taking a seat needs the database, and the hourly limits need Redis
-(when ``REDIS_URL`` is set). When either is down, restarting or refusing writes, the request
+A page, creating a table or taking a seat needs the database; a table's websocket needs Redis
+too (when ``REDIS_URL`` is set). When either is down, restarting or refusing writes, the request
 fails through no fault of its own and would succeed a moment later: the visitor gets a page that
 says so, with ``Retry-After``, and the log gets one line naming the service, not a traceback
 (the service's own state is for ``/healthz`` and the alerts to tell).

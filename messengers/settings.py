@@ -445,23 +445,12 @@ an address)."""
 WS_MAX_UNSENT_BYTES = int(limit_from_env("WS_MAX_UNSENT_BYTES", 4 * 1024 * 1024))
 """Bytes a websocket's client may leave unread (beyond Twisted's 64 KiB) before it is dropped."""
 TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
-"""Tables one client address may create per hour (all server processes together with Redis)."""
+"""Tables one client address may create per hour, counted in the database (game/address_limits.py):
+shared by every server process and kept across restarts."""
 JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))
-"""Seats one client address may take at tables per hour (all server processes with Redis)."""
+"""Seats one client address may take at tables per hour, counted as TABLES_PER_HOUR is."""
 RETRY_AFTER_SECONDS = whole("MESSENGERS_RETRY_AFTER_SECONDS", 10, 1)
 """The Retry-After of the 503 page a request gets while PostgreSQL or Redis cannot be reached."""
-
-# The address limits above count in this cache: in the process's memory by default, in Redis
-# (shared by every server process) when REDIS_URL is set.
-if _redis_url:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": _redis_url,
-        }
-    }
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 # --- Watching: logs and metrics (docs/deployment.md, "Watching") --------------------------------

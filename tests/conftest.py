@@ -94,16 +94,6 @@ def _plain_static_names() -> Iterator[None]:
         yield
 
 
-@pytest.fixture(autouse=True)
-def _fresh_address_limits() -> Iterator[None]:
-    """Every test starts with empty hourly counts (game/address_limits.py): they live in Django's
-    in-process cache, so otherwise a test's creations would count against the tests after it."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-
-
 @pytest.fixture(scope="module")
 def deployment(postgres_url: str, redis_url: str) -> Iterator[Any]:
     """The deployment of deploy/ (nginx in front of two Daphnes, tests/deploy_stack.py), once

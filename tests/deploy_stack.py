@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import http.client
+import itertools
 import os
 import secrets
 import shlex

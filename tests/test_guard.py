@@ -20,7 +20,6 @@ import pytest
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 from django.test import Client, override_settings
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -267,15 +266,7 @@ def _choice(view: dict[str, Any]) -> dict[str, Any]:
 FORM = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Ann", "colour": "blue"}
 
 
-@pytest.fixture
-def empty_cache() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
-
-
 @pytest.mark.django_db
-@pytest.mark.usefixtures("empty_cache")
 @override_settings(TABLES_PER_HOUR=2)
 def test_table_creation_is_limited_per_address() -> None:
     for _ in range(2):
@@ -290,7 +281,29 @@ def test_table_creation_is_limited_per_address() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("empty_cache")
+def test_hourly_counts_are_kept_in_the_database_by_hashed_address_and_hour() -> None:
+    """The counts live in the database, so they survive a restart of Redis or of every server
+    process; no row names the address itself; each clock hour counts afresh, and housekeeping
+    removes the hours that are over."""
+    from game.address_limits import HourlyLimit, current_window
+    from game.housekeeping import sweep
+    from game.models import AddressCount
+
+    limit = HourlyLimit("create", 2)
+    assert [limit.allow_address("203.0.113.9") for _ in range(3)] == [True, True, False]
+    assert limit.allow_address("203.0.113.10")
+    rows = list(AddressCount.objects.values_list("action", "address", "window", "count"))
+    assert sorted(count for *_, count in rows) == [1, 3]
+    assert all(action == "create" and window == current_window() for action, _, window, _ in rows)
+    assert not any("203.0.113" in address for _, address, _, _ in rows)
+
+    AddressCount.objects.update(window=current_window() - 1)
+    assert limit.allow_address("203.0.113.9")  # a new hour
+    assert sweep().counts == 2
+    assert list(AddressCount.objects.values_list("count", flat=True)) == [1]
+
+
+@pytest.mark.django_db
 @override_settings(JOINS_PER_HOUR=1)
 def test_joining_is_limited_per_address() -> None:
     code, _ = _lobby(seats=4)

@@ -28,5 +28,6 @@ class Command(BaseCommand):
             f"(silent over {settings.STALE_CONNECTION_SECONDS} s), "
             f"{swept.lobbies} lobby(ies) idle over {settings.ABANDONED_LOBBY_DAYS} days, "
             f"{swept.unfinished} unfinished game(s) idle over {settings.ABANDONED_GAME_DAYS} days, "
-            f"{swept.finished} finished game(s) over {settings.FINISHED_KEEP_DAYS} days old"
+            f"{swept.finished} finished game(s) over {settings.FINISHED_KEEP_DAYS} days old, "
+            f"{swept.counts} hourly count(s) per address of hours that are over"
         )
