@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -15,7 +17,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db.models import Exists, OuterRef
 
-from . import computer, observe, presence, publish, seating, snapshots
+from . import computer, observe, presence, publish, read_budget, seating, snapshots
 from .address_limits import new_tables
 from .converters import is_table_code
 from .frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
@@ -38,6 +40,9 @@ from .unavailable import Service, unreachable_service
 GONE = 4404
 """Close code for an unknown table: the client stops reconnecting."""
 
+BUSY_READING = "busy_reading"
+"""The error code of a read refused past the read budget (read_budget.py)."""
+
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +56,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     code: str
     seat: int | None
     token: str | None
+    address: str = "unknown"
+    """The client's address, whose read budget this connection's reads also draw on."""
     host: bool = False
     """Whether the token is the host's (a tabletop host may hold no seat)."""
     computers: bool = False
@@ -78,6 +85,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
+        self.address = client_address(self.scope)
         # Accept before looking the table up: a refusal before the handshake reaches the browser
         # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
         await self.accept()
@@ -307,13 +315,41 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.table_rematch({})
         return None
 
+    # The expensive reads: each within the table's and the address's read budget.
+
+    @asynccontextmanager
+    async def _budgeted(self, kind: str) -> AsyncIterator[list[float]]:
+        """Refuse the read ``busy_reading`` (before any work) if the table or the client's
+        address spent its read budget; else run the block and charge both what its database
+        hops measured (read_budget.py)."""
+        budget, keys = read_budget.budget(), read_budget.keys(self.code, self.address)
+        try:
+            budget.check(keys)
+        except read_budget.OverBudget as over:
+            read_budget.refused(kind)
+            raise CommandRefused(BUSY_READING, read_budget.refusal(over)) from None
+        cost: list[float] = []
+        try:
+            yield cost
+        finally:
+            spent = sum(cost)
+            budget.charge(keys, spent)
+            read_budget.spent(kind, self.code, spent)
+
+    @staticmethod
+    def _hop(read: Callable[..., Any], cost: list[float] | None) -> Callable[..., Any]:
+        """``read`` on the database thread, its CPU time added to ``cost`` when given."""
+        return database_sync_to_async(read if cost is None else read_budget.measured(read, cost))
+
     async def on_sync(self, message: dict[str, Any]) -> None:
-        await self._send_snapshot(with_history=True)
+        async with self._budgeted("sync") as cost:
+            await self._send_snapshot(with_history=True, cost=cost)
 
     async def on_history(self, message: dict[str, Any]) -> None:
         before = whole(message, "before", optional=True)
         try:
-            page = await database_sync_to_async(history)(self.code, before)
+            async with self._budgeted("history") as cost:
+                page = await self._hop(history, cost)(self.code, before)
         except NoSuchTable:
             await self.close(code=GONE)
             return
@@ -323,17 +359,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         """What a correction would do, for the host to confirm, or where an entry's points
         would move each figure (protocol.md, "preview"); changes nothing."""
         command = mapping(message, "command")
-        answer = await database_sync_to_async(preview)(
-            self.code, self.seat, command, host=self.host
-        )
+        async with self._budgeted("preview") as cost:
+            answer = await self._hop(preview, cost)(self.code, self.seat, command, host=self.host)
         request_id = echoable_id(message.get("id"))
         if request_id is not None:
             answer["id"] = request_id
         await self.send(text_data=json.dumps(answer))
 
     async def on_entries(self, message: dict[str, Any]) -> None:
-        """The entries the host may correct, newest first; changes nothing."""
-        answer = await database_sync_to_async(correctable)(self.code, self.seat, host=self.host)
+        """The entries the host may correct, newest first; changes nothing. An ``id`` is echoed,
+        so that a page knows a refusal answers its list."""
+        async with self._budgeted("entries") as cost:
+            answer = await self._hop(correctable, cost)(self.code, self.seat, host=self.host)
+        request_id = echoable_id(message.get("id"))
+        if request_id is not None:
+            answer["id"] = request_id
         await self.send(text_data=json.dumps(answer))
 
     async def on_ping(self, message: dict[str, Any]) -> None:
@@ -409,13 +449,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             error["field"] = field
         await self.send(text_data=json.dumps(error))
 
-    async def _send_snapshot(self, *, with_history: bool) -> None:
+    async def _send_snapshot(self, *, with_history: bool, cost: list[float] | None = None) -> None:
+        """``cost``: a budgeted read's (``sync``), to which the database hops add their CPU."""
         try:
             if self.token is None:
-                text = await database_sync_to_async(snapshot)(self.code, None, host=False)
+                text = await self._hop(snapshot, cost)(self.code, None, host=False)
             else:
                 # The seats may have changed: this token's seat may have moved or gone.
-                who, text, self.computers = await database_sync_to_async(snapshots.refreshed)(
+                who, text, self.computers = await self._hop(snapshots.refreshed, cost)(
                     self.code, self.token
                 )
                 self.seat, self.host = who.seat, who.host
@@ -424,7 +465,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=text)
         if with_history:
-            await self.send(text_data=await database_sync_to_async(history)(self.code))
+            await self.send(text_data=await self._hop(history, cost)(self.code))
 
     # Group messages ----------------------------------------------------------------------------
 

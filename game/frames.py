@@ -56,7 +56,7 @@ FRAME_KEYS: Final[dict[str, frozenset[str]]] = {
         "history": ("before",),
         "ping": (),
         "preview": ("id", "command"),
-        "entries": (),
+        "entries": ("id",),
     }.items()
 }
 """The keys each frame type may carry (docs/protocol.md, "Messages"): any other key is refused

@@ -51,6 +51,21 @@ COMMANDS: Final = Counter(
     registry=REGISTRY,
 )
 
+READS: Final = Counter(
+    "messengers_reads",
+    "Expensive reads asked for (preview, entries, history, sync, story), by kind and outcome"
+    ' (done, or refused past the read budget: docs/protocol.md, "Limits").',
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
+
+READ_CPU_SECONDS: Final = Counter(
+    "messengers_read_cpu_seconds",
+    "CPU seconds the expensive reads took (what the read budget charges), by kind.",
+    ["kind"],
+    registry=REGISTRY,
+)
+
 COMMAND_SECONDS: Final = Histogram(
     "messengers_command_seconds",
     "Seconds from receiving a player action to having answered and published it.",

@@ -18,7 +18,6 @@ from django.db import transaction
 
 from . import limits, metrics, publish, tables
 from .engine.commands import (
-    CORRECTABLE,
     Adjust,
     ChooseFigure,
     Command,
@@ -26,13 +25,12 @@ from .engine.commands import (
     EndGame,
     EndTurn,
     Finish,
-    ResolveMessage,
     Score,
     ScoreShared,
     Undo,
     parse_command,
 )
-from .engine.corrections import plays
+from .engine.corrections import TooOld, Window, check_window
 from .engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision, TurnOver
 from .engine.events import LoggedEvent, PlayedBy
 from .engine.outlook import figure_outlooks
@@ -260,7 +258,15 @@ def _apply(
 def _correct(
     state: GameState, table: TableHead, seat: int, command: Correct
 ) -> tuple[GameState, list[Event]]:
-    """The engine's correction, replayed from the nearest checkpoint before the entry."""
+    """The engine's correction, replayed from the nearest checkpoint before the entry; an entry
+    beyond the correction window is refused ``too_old`` before any replay."""
+    try:
+        check_window(state, command.entry, correction_window())
+    except TooOld as error:
+        message = str(error)
+        raise CommandRefused(
+            "too_old", f"{message[:1].upper()}{message[1:]}.", table.version
+        ) from None
     try:
         return tables.correct((table.id, table.code), state, seat, command)
     except EngineError as error:
@@ -328,9 +334,16 @@ def preview(
     }
 
 
+def correction_window() -> Window:
+    """How far back a ``correct`` reaches (settings ``CORRECTABLE_ENTRIES`` and
+    ``CORRECTION_REACH``): the entries the ``entries`` list shows, and only those."""
+    return Window(entries=settings.CORRECTABLE_ENTRIES, reach=settings.CORRECTION_REACH)
+
+
 def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dict[str, Any]:
-    """The entries a ``correct`` may name, newest first, each in its latest form and in words
-    (protocol.md, "entries"): what the host's console lists to choose from. Host only."""
+    """The entries a ``correct`` may name (the correction window), newest first, each in its
+    latest form and in words (protocol.md, "entries"): what the host's console lists to choose
+    from. Host only."""
     if seat is None and not host:
         raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
     row = Table.objects.filter(code=code).values_list("id", "status", "version", "mode").first()
@@ -343,12 +356,7 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
         return {"type": "entries", "version": table.version, "entries": []}
     state = tables.load_state_at((table.id, table.code), table.version)
     names = [player.name for player in state.players]
-    found = [
-        (index, action)
-        for index, action in plays(state)
-        if action["type"] in CORRECTABLE
-        and (action["type"] != ResolveMessage.type or action.get("points") is not None)
-    ][-settings.CORRECTABLE_ENTRIES :]
+    found = correction_window().plays(state)
     turns = dict(
         LogEntry.objects.filter(
             table_id=table.id, index__in=[index for index, _ in found]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import math
 import re
 from typing import Any, Final
 
@@ -17,7 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from messengers.serve import is_loopback
 
-from .address_limits import HourlyLimit, new_tables, too_many_tables
+from . import read_budget
+from .address_limits import HourlyLimit, client_address, new_tables, too_many_tables
 from .catalogue import catalogue_json
 from .engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
 from .engine.state import MAX_PLAYERS
@@ -332,10 +334,45 @@ def story_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "game/story.html", {"table": table, "colour_map": _colour_map()})
 
 
+class _StoryOverBudget(Exception):
+    """The story refused past the read budget: answered 429 rather than raised to Django."""
+
+    def __init__(self, over: read_budget.OverBudget) -> None:
+        super().__init__(str(over))
+        self.over = over
+
+    def response(self) -> HttpResponse:
+        """429 with the words for the person and when to try again."""
+        answer = JsonResponse({"error": read_budget.refusal(self.over)}, status=429)
+        answer["Retry-After"] = str(max(1, math.ceil(self.over.wait)))
+        return answer
+
+
+def _budgeted_story(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """The story within the table's and the client's read budget (read_budget.py): computed
+    once per version, so only the first asker after an entry pays more than a cache look-up."""
+    budget = read_budget.budget()
+    keys = read_budget.keys(table.code, client_address(request))
+    try:
+        budget.check(keys)
+    except read_budget.OverBudget as over:
+        read_budget.refused("story")
+        raise _StoryOverBudget(over) from None
+    cost: list[float] = []
+    try:
+        return read_budget.measured(story_json, cost)(table)
+    finally:
+        budget.charge(keys, sum(cost))
+        read_budget.spent("story", table.code, sum(cost))
+
+
 @require_GET
 def story(request: HttpRequest, code: str) -> HttpResponse:
     """The game's story so far (docs/protocol.md, "The story"): public facts only."""
-    response = JsonResponse(story_json(_started(code)))
+    try:
+        response = JsonResponse(_budgeted_story(request, _started(code)))
+    except _StoryOverBudget as refused:
+        return refused.response()
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -344,7 +381,11 @@ def story(request: HttpRequest, code: str) -> HttpResponse:
 def results(request: HttpRequest, code: str) -> HttpResponse:
     """The results and score history as CSV (columns: ``stories.CSV_COLUMNS``)."""
     table = _started(code)
-    response = HttpResponse(results_csv(story_json(table)), content_type="text/csv; charset=utf-8")
+    try:
+        told = _budgeted_story(request, table)
+    except _StoryOverBudget as refused:
+        return refused.response()
+    response = HttpResponse(results_csv(told), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="messengers-{table.code}.csv"'
     response["Cache-Control"] = "no-cache"
     return response

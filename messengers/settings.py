@@ -366,6 +366,21 @@ HISTORY_LINES = whole("MESSENGERS_HISTORY_LINES", 300, 1)
 # The websocket's `entries` answer lists at most this many of the latest entries the host may
 # correct (a game's log may hold GAME_MAX_ENTRIES).
 CORRECTABLE_ENTRIES = whole("MESSENGERS_CORRECTABLE_ENTRIES", 300, 1)
+# A `correct` (and its `preview`) names only an entry that list shows, and only one among the
+# log's latest this many entries: a correction replays every entry after the one it changes, so
+# this bounds its work (docs/performance.md, "Bounded reads"). An older entry is refused
+# `too_old`; the host adjusts the points instead.
+CORRECTION_REACH = whole("MESSENGERS_CORRECTION_REACH", 1000, 1)
+# The expensive reads (a correction's or an entry's `preview`, `entries`, `history`, `sync`, the
+# story) draw on a budget of server CPU milliseconds per table and per client address, in each
+# process's memory (game/read_budget.py): refilled at this many per second up to the burst. Past
+# it a read is refused `busy_reading` (0: no budget). A host browsing the entries and previewing
+# a correction every second spends well under a tenth of it (docs/performance.md).
+READ_BUDGET_MS_PER_SECOND = whole("MESSENGERS_READ_BUDGET_MS_PER_SECOND", 250, 0)
+READ_BUDGET_BURST_MS = whole("MESSENGERS_READ_BUDGET_BURST_MS", 1000, 1)
+# A read that took at least this many milliseconds of CPU is logged (a warning naming the table
+# and the kind of read).
+READ_SLOW_MS = whole("MESSENGERS_READ_SLOW_MS", 200, 1)
 # Tables whose story (score history, categories, messages: /t/<code>/story.json and
 # results.csv) one process keeps computed, the most recently asked; each is recomputed from the
 # log when its table moves on.

@@ -94,6 +94,17 @@ def _plain_static_names() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_read_budget() -> Iterator[None]:
+    """Every test starts with full read budgets (game/read_budget.py): they live in the
+    process's memory, and every test's clients share one address."""
+    from game import read_budget
+
+    read_budget.reset()
+    yield
+    read_budget.reset()
+
+
 @pytest.fixture(scope="module")
 def deployment(postgres_url: str, redis_url: str) -> Iterator[Any]:
     """The deployment of deploy/ (nginx in front of two Daphnes, tests/deploy_stack.py), once

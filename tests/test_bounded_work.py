@@ -199,3 +199,114 @@ def test_an_undo_at_a_board_game_is_refused_before_any_replay(
     error = refused(table, {"type": "undo"})
     assert error.code == "illegal" and "tabletop" in error.message
     assert counted.applies == 0 and counted.rows == 0
+
+
+def scores(table: Table, count: int, seat: int = 1) -> None:
+    for _ in range(count):
+        send(table, {"type": "score", "points": 1, "figure": "meeple"}, as_seat=seat)
+
+
+def deletion(entry: int) -> dict[str, Any]:
+    return {"type": "correct", "entry": entry, "replacement": None}
+
+
+@override_settings(CORRECTABLE_ENTRIES=3, TABLETOP_ENTRIES_PER_TURN=10_000)
+def test_a_correction_and_its_preview_reach_only_the_entries_the_list_shows() -> None:
+    """Entries 0 to 4 are Bob's points; the list shows the latest three (2, 3, 4). Entry 1 is
+    refused ``too_old`` by the preview and by the correction, which changes nothing, and the
+    message says how far back corrections reach; entry 2 is previewed and corrected."""
+    from game.services import correctable, preview
+
+    table = tabletop()
+    scores(table, 5)
+    listed = [item["entry"] for item in correctable(table.code, 0, host=True)["entries"]]
+    assert listed == [4, 3, 2]
+    with pytest.raises(CommandRefused) as old_preview:
+        preview(table.code, 0, deletion(1), host=True)
+    old_correction = refused(table, deletion(1))
+    for error in (old_preview.value, old_correction):
+        assert error.code == "too_old"
+        assert error.message == (
+            "Entry 1 is too old to correct: corrections reach back over the latest 3 entries"
+            " with points within the latest 1000 entries of the log (here back to entry 2);"
+            " adjust the points instead."
+        )
+    assert error.version == 5
+    shown = preview(table.code, 0, deletion(2), host=True)
+    assert [score["meeple"] for score in shown["scores"]] == [0, 4, 0]
+    send(table, deletion(2))
+    assert load_state(table).players[1].meeple == 4
+
+
+@override_settings(
+    CORRECTABLE_ENTRIES=300,
+    CORRECTION_REACH=4,
+    TABLETOP_ENTRIES_PER_TURN=10_000,
+)
+def test_corrections_reach_back_a_limited_number_of_log_entries() -> None:
+    """However few entries have points, a correction replays every entry after the one it
+    names: an entry of points before a long run of turns without any is out of reach, and
+    not in the list either."""
+    from game.services import correctable, preview
+
+    table = tabletop()
+    scores(table, 2, seat=0)  # entries 0, 1
+    for _ in range(3):
+        send(table, {"type": "end_turn"}, as_seat=load_state(table).active)  # entries 2 to 4
+    scores(table, 1, seat=0)  # entry 5; the log's latest 4 entries are 2 to 5
+    listed = [item["entry"] for item in correctable(table.code, 0, host=True)["entries"]]
+    assert listed == [5]
+    with pytest.raises(CommandRefused) as error:
+        preview(table.code, 0, deletion(1), host=True)
+    assert error.value.code == "too_old"
+    assert "latest 4 entries of the log (here back to entry 2)" in error.value.message
+    assert refused(table, deletion(0)).code == "too_old"
+    assert preview(table.code, 0, deletion(5), host=True)["type"] == "preview"
+
+
+class EngineSteps:
+    """Counts the engine steps a correction's replay takes (``engine.corrections``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from game.engine import corrections
+
+        self.steps = 0
+        apply = corrections.apply
+
+        def counted(*args: Any) -> Any:
+            self.steps += 1
+            return apply(*args)
+
+        monkeypatch.setattr(corrections, "apply", counted)
+
+
+@override_settings(
+    CHECKPOINT_EVERY=10,
+    CORRECTABLE_ENTRIES=20,
+    CORRECTION_REACH=30,
+    TABLETOP_ENTRIES_PER_TURN=10_000,
+)
+def test_a_preview_replays_from_the_checkpoint_before_its_entry_not_from_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 300 entries, a preview of the oldest entry the window allows takes a bounded number
+    of engine steps (a checkpoint interval before it, twice the entries after it); one of the
+    first entry is refused before any step (it took about 600 when it was accepted)."""
+    from game.services import correctable, preview
+
+    table = tabletop()
+    scores(table, 300)
+    STATES.clear()
+    load_state(table)
+    oldest = correctable(table.code, 0, host=True)["entries"][-1]["entry"]
+    assert oldest == 280
+    counted = EngineSteps(monkeypatch)
+    preview(table.code, 0, deletion(oldest), host=True)
+    assert 0 < counted.steps <= 10 + 2 * 20 + 2, counted.steps
+    counted.steps = 0
+    with pytest.raises(CommandRefused) as error:
+        preview(table.code, 0, deletion(0), host=True)
+    assert error.value.code == "too_old" and counted.steps == 0
+    send(table, deletion(oldest))
+    STATES.clear()
+    assert load_state(table) == record.replay(record_of(table)).state

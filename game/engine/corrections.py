@@ -74,6 +74,60 @@ def _replay(state: GameState, played: Sequence[Play]) -> GameState:
     return state
 
 
+def correctable_plays(state: GameState) -> list[Play]:
+    """The plays a ``correct`` may name, oldest first: those with points (a message's
+    resolution only when it gave points)."""
+    return [
+        (index, action)
+        for index, action in plays(state)
+        if action.get("type") in cmd.CORRECTABLE
+        and (action.get("type") != cmd.ResolveMessage.type or action.get("points") is not None)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """How far back corrections reach: the newest ``entries`` plays with points, and of those
+    only the ones among the log's newest ``reach`` entries.
+
+    A correction replays every play after the entry it names, twice (as it was and as
+    corrected), so the entry's distance from the end of the log is its cost; the window bounds
+    that distance whatever the game looks like (a long run of turns without points included).
+    """
+
+    entries: int
+    reach: int
+
+    def plays(self, state: GameState) -> list[Play]:
+        """The plays a ``correct`` may name now, oldest first."""
+        oldest = len(state.log) - self.reach
+        return [play for play in correctable_plays(state) if play[0] >= oldest][-self.entries :]
+
+    def oldest(self, state: GameState) -> int:
+        """The lowest log index a ``correct`` may name now: a play older than every one it may
+        name is out of reach (``TooOld``)."""
+        oldest = len(state.log) - self.reach
+        found = correctable_plays(state)
+        if len(found) > self.entries:
+            oldest = max(oldest, found[-self.entries][0])
+        return max(oldest, 0)
+
+
+class TooOld(IllegalCommand):
+    """A ``correct`` naming an entry beyond the correction window."""
+
+
+def check_window(state: GameState, entry: int, window: Window) -> None:
+    """Raise ``TooOld`` if ``entry`` lies before every entry ``window`` lets a ``correct`` name."""
+    oldest = window.oldest(state)
+    if entry < oldest:
+        raise TooOld(
+            f"entry {entry} is too old to correct: corrections reach back over the latest"
+            f" {window.entries} entries with points within the latest {window.reach} entries"
+            f" of the log (here back to entry {oldest}); adjust the points instead"
+        )
+
+
 # Adjust ---------------------------------------------------------------------------------------
 
 

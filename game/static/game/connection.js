@@ -5,6 +5,10 @@ const PING_MS = 20000;
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 30000;
 
+/** The error code of a read (preview, entries, history, sync) the server refused past its read
+ * budget: nothing was done, and the message says when to try again. It answers no command. */
+export const BUSY_READING = "busy_reading";
+
 export class TableConnection {
   /**
    * @param {string} code table code

@@ -2,6 +2,7 @@
 // entry (`entries`), change or delete it, see the server's `preview` (figures after it, entries
 // that would lapse) before sending; or adjust a figure. The server recomputes; this page asks.
 
+import { BUSY_READING } from "./connection.js";
 import { CATEGORIES, FIGURES } from "./console-entry.js";
 import { html, nameHtml } from "./shared.js";
 import { fill } from "./ui.js";
@@ -26,6 +27,8 @@ export class Corrections {
     this.page = page;
     this.step = "list"; // list → edit → preview
     this.list = null; // the `entries` frame's entries, or null while asked for
+    this.listId = null; // the id the list was asked for under, until it comes or is refused
+    this.listRefused = false; // the server refused the list (the reason is in `error`)
     this.listVersion = null; // the version the list is for
     this.focusList = false; // focus the list once it comes
     this.entry = null; // the entry being corrected
@@ -42,12 +45,16 @@ export class Corrections {
     this.focusList = focus;
     this.list = null;
     this.listVersion = this.page.view().version;
-    if (!this.page.connection.send({ type: "entries" })) this.error = "Not connected.";
+    this.listRefused = false;
+    this.listId = `fix-list-${++this.seq}`;
+    if (!this.page.connection.send({ type: "entries", id: this.listId })) this.error = "Not connected.";
     this.render();
   }
 
   /** The `entries` frame. */
   entries(msg) {
+    if (msg.id != null && msg.id !== this.listId) return;
+    this.listId = null;
     this.list = msg.entries;
     this.listVersion = msg.version;
     this.render(this.focusList);
@@ -62,9 +69,18 @@ export class Corrections {
     this.render(true);
   }
 
-  /** An `error` answering the preview asked for: shown in the form, which keeps what was typed. */
+  /** An `error` answering the list asked for (shown with "Try again"), or the preview asked
+   * for: shown in the form, which keeps what was typed. */
   owns(msg, sent) {
-    if (!this.asked || !(msg.id === this.asked.id || (msg.id == null && !sent))) return false;
+    if (this.listId && msg.id === this.listId) {
+      this.listId = null;
+      this.listRefused = true;
+      this.error = msg.message || msg.code;
+      this.render();
+      return true;
+    }
+    const unnamed = msg.id == null && !sent && msg.code !== BUSY_READING; // a sync's is not ours
+    if (!this.asked || !(msg.id === this.asked.id || unnamed)) return false;
     this.asked = null;
     this.step = "edit";
     this.error = msg.message || msg.code;
@@ -98,6 +114,9 @@ export class Corrections {
     switch (act) {
       case "close":
         return this.close();
+      case "reload":
+        this.error = "";
+        return this.load();
       case "pick":
         this.entry = this.list.find((e) => e.entry === Number(button.dataset.entry));
         this.edited = null;
@@ -204,7 +223,9 @@ export class Corrections {
     if (this.step === "list") {
       const items =
         this.list == null
-          ? html`<p class="hint">Loading…</p>`
+          ? this.listRefused
+            ? html`<div class="actions">${button("reload", "Try again")}</div>`
+            : html`<p class="hint">Loading…</p>`
           : this.list.length
             ? html`<ol class="fix-list">${this.list.map((e) => html`<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${e.line}</button></li>`)}</ol>`
             : html`<p class="hint">Nothing to correct yet.</p>`;

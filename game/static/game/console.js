@@ -10,7 +10,7 @@ import { answer as previewAnswer, previewRefused } from "./console-preview.js";
 import { ask, cancelAsk, endTurn, refuse, resend, send, sendEntry, sendMessageChoice } from "./console-send.js";
 import { $, code, keyboard, mayActFor, nameOf, page, paint, s, show, swatch, wire, you } from "./console-state.js";
 import { openFix, renderUndo } from "./console-undo.js";
-import { TableConnection } from "./connection.js";
+import { BUSY_READING, TableConnection } from "./connection.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { html, nameHtml, raw } from "./shared.js";
 import {
@@ -60,8 +60,14 @@ wire.connection = new TableConnection(code, {
     renderPlayers();
   },
   onError(msg) {
-    if (previewRefused(msg) || s.fix?.owns(msg, s.sent)) return;
-    if (s.sent && (msg.id === s.sent.id || msg.id == null)) {
+    if (previewRefused(msg)) {
+      // The buttons keep "…" (the entry can be sent all the same); a busy server says so.
+      if (msg.code === BUSY_READING) toast(msg.message, "error");
+      return;
+    }
+    if (s.fix?.owns(msg, s.sent)) return;
+    // A read refused past the server's budget (a sync, a page of history) answers no command.
+    if (s.sent && msg.code !== BUSY_READING && (msg.id === s.sent.id || msg.id == null)) {
       s.busy = null;
       // A resent command that had counted.
       if (msg.code === "duplicate") {

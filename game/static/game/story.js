@@ -31,14 +31,32 @@ export async function showStory(box, code, { big = false } = {}) {
   busy.set(box, true);
   try {
     const answer = await fetch(`/t/${encodeURIComponent(code)}/story.json`, { cache: "no-store" });
-    if (!answer.ok) throw new Error(String(answer.status));
-    draw(box, await answer.json(), big);
+    if (answer.status === 429) {
+      // Past the server's read budget: its words, and the story drawn so far stays.
+      const said = (await answer.json().catch(() => ({}))).error || "The server is busy.";
+      showBusy(box, said);
+    } else {
+      if (!answer.ok) throw new Error(String(answer.status));
+      draw(box, await answer.json(), big);
+    }
   } catch {
     box.innerHTML = html`<p class="hint">The story could not be loaded; it is tried again at the next entry.</p>`;
   }
   const again = busy.get(box) === "again";
   busy.delete(box);
   if (again) showStory(box, code, { big });
+}
+
+/** A note above the story drawn so far (or in place of none yet) saying why it is not newer. */
+function showBusy(box, said) {
+  let note = box.querySelector(".story-busy");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "hint story-busy";
+    note.setAttribute("role", "status");
+    box.prepend(note);
+  }
+  note.textContent = `${said} The story is tried again at the next entry.`;
 }
 
 // What was chosen; the points it gave stand in the next column, as the server counted them.

@@ -4,7 +4,7 @@
 // input; each panel draws itself from the one state (table-state.js).
 
 import { Board } from "./board.js";
-import { TableConnection } from "./connection.js";
+import { BUSY_READING, TableConnection } from "./connection.js";
 import { renderScoreboard } from "./scoreboard.js";
 import { noteAway, seatFrame } from "./seats.js";
 import { isolate } from "./shared.js";
@@ -58,7 +58,8 @@ const connection = new TableConnection(code, {
     render();
   },
   onError(msg) {
-    s.busy = null;
+    // A read refused past the server's budget (a sync) answers no command under way.
+    if (msg.code !== BUSY_READING) s.busy = null;
     const text = msg.code === "stale" ? "The game moved on; please decide again." : msg.message;
     toast(text || msg.code, "error");
     render();
