@@ -9,6 +9,9 @@ const LAST_RETRY_MS = 30000;
  * budget: nothing was done, and the message says when to try again. It answers no command. */
 export const BUSY_READING = "busy_reading";
 
+/** How long a page waits before asking again for the snapshot a refused sync did not bring. */
+const SYNC_RETRY_MS = 2000;
+
 export class TableConnection {
   /**
    * @param {string} code table code
@@ -26,6 +29,8 @@ export class TableConnection {
     this.socket = null;
     this.pinger = null;
     this.sequence = 0;
+    /** Whether a sync is awaiting its snapshot (a refusal of it is then retried unseen). */
+    this.syncing = false;
     this.connect();
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
@@ -74,6 +79,7 @@ export class TableConnection {
     const call = (name) => this.handlers[name]?.(message);
     switch (message.type) {
       case "snapshot":
+        this.syncing = false;
         this.version = message.version;
         call("onSnapshot");
         break;
@@ -81,7 +87,7 @@ export class TableConnection {
         // Already in the snapshot this connection holds (sent while it was being taken).
         if (this.version !== null && message.version <= this.version) return;
         if (this.version !== message.from_version) {
-          this.send({ type: "sync" });
+          this.resync();
           return;
         }
         this.version = message.version;
@@ -104,10 +110,15 @@ export class TableConnection {
         break;
       case "pong":
         // An update this connection never received (its publication was lost): catch up.
-        if (this.version !== null && message.version > this.version) this.send({ type: "sync" });
+        if (this.version !== null && message.version > this.version) this.resync();
         break;
       case "error":
-        if (message.code === "stale") this.send({ type: "sync" });
+        if (message.code === "stale") this.resync();
+        if (message.code === BUSY_READING && message.id == null && this.syncing) {
+          // The page's own catch-up, refused past the read budget: ask again shortly, unseen.
+          setTimeout(() => this.resync(), SYNC_RETRY_MS);
+          return;
+        }
         call("onError");
         break;
     }
@@ -115,6 +126,11 @@ export class TableConnection {
 
   status(value) {
     if (this.handlers.onStatus) this.handlers.onStatus(value);
+  }
+
+  /** Ask for a fresh snapshot (and history): the page missed an update. */
+  resync() {
+    this.syncing = this.send({ type: "sync" });
   }
 
   send(message) {

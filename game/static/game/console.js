@@ -71,7 +71,7 @@ wire.connection = new TableConnection(code, {
       s.busy = null;
       // A resent command that had counted.
       if (msg.code === "duplicate") {
-        wire.connection.send({ type: "sync" });
+        wire.connection.resync();
         s.sent = null;
       } else refuse(msg);
     } else toast(msg.message || msg.code, "error");
