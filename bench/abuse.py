@@ -259,7 +259,8 @@ async def run_scenario(
 
 CASES = ("pings", "preview", "rematch", "churn")
 SETTLE_SECONDS = 2.0
-"""How long after every socket closed the 'after' counts are read."""
+"""How long after every socket closed the "after" counts are read (the "before" ones are read
+once Daphne has started, before any socket opens)."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import re
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Coroutine
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 from typing import Any
@@ -333,10 +333,17 @@ async def rematch(
 async def churn(
     target: Target, stop: asyncio.Event, stats: AttackStats, params: dict[str, Any]
 ) -> None:
-    """Open ``burst`` sockets at once, wait for each one's snapshot, close them all; again until
-    ``total`` sockets have come and gone."""
+    """Open ``burst`` sockets at once, wait for each one's snapshot, close them all (without
+    waiting for the closing handshakes) and open the next burst, until ``total`` sockets have
+    come and gone; ``sent`` counts the sockets opened so far."""
     total: int = params["total"]
     burst: int = params["burst"]
+    closing: set[asyncio.Task[None]] = set()
+
+    async def close(socket: ClientConnection) -> None:
+        await socket.close()
+        if socket.close_code not in (1000, None):
+            note_close(socket, stats)
 
     async def one() -> None:
         socket = await try_open(target, stats)
@@ -350,15 +357,17 @@ async def churn(
                         stats.answers += 1
                         stats.answer_ms.append((time.perf_counter() - start) * 1000)
                         break
-        await socket.close()
-        if socket.close_code not in (1000, None):
-            note_close(socket, stats)
+        # Close without waiting for the closing handshake, as a script that reloads would.
+        task = asyncio.create_task(close(socket))
+        closing.add(task)
+        task.add_done_callback(closing.discard)
 
     done = 0
     while done < total and not stop.is_set():
         await asyncio.gather(*(one() for _ in range(min(burst, total - done))))
         done += burst
         stats.sent = min(done, total)
+    await asyncio.gather(*closing)
 
 
 ATTACKS: dict[str, Callable[..., Coroutine[Any, Any, None]]] = {
@@ -397,4 +406,5 @@ def run(
 ) -> None:
     """The attacker process: wait for ``begin``, attack until ``end``, put what it counted."""
     stats = asyncio.run(_attack(kind, target, params, begin, end))
-    results.put(asdict(stats))
+    # Not dataclasses.asdict: it would rebuild each Counter from its (key, count) pairs.
+    results.put({name: getattr(stats, name) for name in stats.__dataclass_fields__})
