@@ -140,6 +140,12 @@ bench-ws: venv
 bench-reliability: venv
 	$(BIN)/python bench/reliability.py
 
+# Attacks within the per-socket limits beside an honest table (docs/performance.md, "Attacks
+# within the limits"): private PostgreSQL and Redis, one Daphne per column.
+.PHONY: bench-abuse
+bench-abuse: venv
+	$(BIN)/python bench/abuse.py --attack all
+
 # Computer players (docs/players.md): the strong level against random play and against the
 # easy level, 100 two-player games each (docs/performance.md, "Computer players").
 .PHONY: bench-bots

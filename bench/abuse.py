@@ -18,6 +18,32 @@ commands per second, and the Daphne process's resident memory (RSS) when the mea
 began, at its end, and its peak; plus what the flooder sent and how its connections were closed.
 Targets (docs/performance.md): the playing table's median under 50 ms and memory growth under
 50 MB during the flood, with the limits on.
+
+That is ``--attack flood`` (the default). The other attacks stay within the per-socket limits
+and try to make the server work for them instead, from an address of their own (127.0.0.2,
+``bench/attacks.py``, in a process of its own), against one Daphne process over a private
+PostgreSQL and Redis (the pub/sub channel layer), DEBUG off and every limit at its default. An
+honest table of ``--seats`` seats plays a closed loop meanwhile (``--think`` seconds between a
+command's update and the next command); each case prints its rows side by side, a row without
+attack first:
+
+* ``pings``: ``--ping-sockets`` sockets (e.g. 20, 50, 250), each pinging ``--ping-rate`` times a
+  second, just under ``WS_RATE``;
+* ``preview``: the host of a tabletop game of ``--long-game`` entries sends ``preview`` of a
+  ``correct`` naming the oldest entry, one at a time per socket, from each of
+  ``--preview-sockets`` sockets, then ``entries`` the same way (``--entries-sockets``);
+* ``rematch``: the host of a tabletop game ends it, finishes it and asks for a rematch, and does
+  the same at each new table (``TABLES_PER_HOUR`` should stop it);
+* ``churn``: ``--churn-sockets`` sockets open (each waits for its snapshot) and close, in
+  bursts of ``--churn-burst``.
+
+Per row: the honest table's round trip (command to last seat: median, p99), its commands per
+second, what the attacker sent and got (answers, error codes, close codes, refused handshakes,
+tables made), Daphne's CPU and memory, and Redis's subscriptions and clients and the
+``Connection`` rows before the row (no socket open) and after it (every socket closed, 2 s
+later). ``--attack all`` runs the four cases in turn. The target (docs/performance.md): no
+attack moves the honest table's median above 50 ms or its p99 above 150 ms; the benchmark
+reports, it does not judge.
 """
 
 from __future__ import annotations
@@ -26,17 +52,23 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
+import multiprocessing
 import os
+import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import attacks  # noqa: E402  (the attackers, each in a process of its own)
+import table_load  # noqa: E402  (writes a long tabletop game straight into the database)
 import ws_load  # noqa: E402  (the server, table and scripted-player helpers)
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
@@ -223,6 +255,339 @@ async def run_scenario(
     }
 
 
+# --- Attacks within the limits, beside an honest table (--attack pings|preview|rematch|churn) --
+
+CASES = ("pings", "preview", "rematch", "churn")
+SETTLE_SECONDS = 2.0
+"""How long after every socket closed the "after" counts are read (the "before" ones are read
+once Daphne has started, before any socket opens)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One column of a case: an attack (``kind`` of ``attacks.ATTACKS``, or None for the honest
+    table alone), its parameters, and the table it attacks (made before the server starts)."""
+
+    name: str
+    kind: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    table: Callable[[], tuple[str, str]] | None = None
+    """Makes the attacker's table: its code and the token the attacker holds."""
+
+
+def int_list(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
+
+
+def seated_board_table() -> tuple[str, str]:
+    """A started two-seat board game; the attacker holds seat 0."""
+    setup = ws_load.create_tables(1, 2)[0]
+    return setup.code, setup.tokens[0]
+
+
+def tabletop_table() -> tuple[str, str]:
+    """A started two-seat tabletop game; the attacker is its host."""
+    from django.db import connections
+
+    from game.lobby import create_table, join_table, start_game
+
+    table, host = create_table(
+        preset="c1-zmg", mode="tabletop", seats=2, name="Host", colour="blue"
+    )
+    join_table(table.code, name="Guest", colour="orange")
+    start_game(table.code, host.token)
+    connections.close_all()
+    return table.code, host.token
+
+
+@dataclass
+class LongGame:
+    """A tabletop game of many entries and the ``correct`` of its oldest entry with points."""
+
+    code: str
+    token: str
+    correct: dict[str, Any]
+    entries: int
+    build_seconds: float
+    preview_ms: float
+    """One preview of that correction in this process (no server): the work it asks for."""
+
+
+def long_game(length: int) -> LongGame:
+    """Write a tabletop game of ``length`` random entries, every one still counting (no undos),
+    with checkpoints as the server writes them; find the oldest entry a ``correct`` may name
+    (the preview that replays the most)."""
+    from django.conf import settings
+    from django.db import connections
+
+    from game.models import LogEntry, Seat
+    from game.services import CommandRefused, preview
+
+    started = time.perf_counter()
+    table = table_load.write_game(length, settings.CHECKPOINT_EVERY, seed=length, undo_share=0)
+    built = time.perf_counter() - started
+    token = Seat.objects.get(table=table, index=0).token
+    for entry in LogEntry.objects.filter(table=table, action__type="score").order_by("index")[:50]:
+        action = dict(entry.action)
+        replacement = {**action, "points": action["points"] % 20 + 1}
+        correct = {"type": "correct", "entry": entry.index, "replacement": replacement}
+        try:
+            start = time.perf_counter()
+            preview(table.code, 0, correct, host=None)
+        except CommandRefused:
+            continue
+        took = (time.perf_counter() - start) * 1000
+        connections.close_all()
+        return LongGame(table.code, token, correct, length, built, took)
+    raise RuntimeError("no entry of the long game could be corrected")
+
+
+def case_rows(case: str, args: argparse.Namespace) -> list[Row]:
+    """The columns of a case: the honest table alone, then each attack."""
+    rows = [Row("no attack")]
+    if case == "pings":
+        for count in int_list(args.ping_sockets):
+            params = {"sockets": count, "rate": args.ping_rate}
+            rows.append(Row(f"{count} sockets", "pings", params, seated_board_table))
+    elif case == "preview":
+        game: list[LongGame] = []
+
+        def host_of_long_game() -> tuple[str, str]:
+            if not game:
+                game.append(long_game(args.long_game))
+                made = game[0]
+                print(
+                    f"  long game: {made.entries} entries written in {made.build_seconds:.1f} s; "
+                    f"preview of a correction of entry {made.correct['entry']} "
+                    f"takes {made.preview_ms:.0f} ms in-process",
+                    flush=True,
+                )
+            return game[0].code, game[0].token
+
+        for count in int_list(args.preview_sockets):
+            params = {"sockets": count, "rate": args.request_rate, "answer": "preview"}
+            params["game"] = game
+            rows.append(Row(f"preview x{count}", "requests", params, host_of_long_game))
+        for count in int_list(args.entries_sockets):
+            params = {"sockets": count, "rate": args.request_rate, "answer": "entries"}
+            params["frame"] = '{"type":"entries"}'
+            rows.append(Row(f"entries x{count}", "requests", params, host_of_long_game))
+    elif case == "rematch":
+        rows.append(Row("rematch loop", "rematch", {"rate": args.request_rate}, tabletop_table))
+    elif case == "churn":
+        params = {"total": args.churn_sockets, "burst": args.churn_burst}
+        rows.append(
+            Row(
+                f"churn {args.churn_sockets}/{args.churn_burst}",
+                "churn",
+                params,
+                seated_board_table,
+            )  # fmt: skip
+        )
+    return rows
+
+
+def honest_args(args: argparse.Namespace) -> argparse.Namespace:
+    """``ws_load``'s options for the honest table: one table, a closed loop with think time."""
+    duration = args.warmup + args.seconds + ws_load.DRAIN_SECONDS
+    games = duration / (args.think + 0.01) / ws_load.COMMANDS_PER_GAME
+    return ws_load.parse_args(
+        [
+            *("--mode", "closed", "--tables", "1", "--seats", str(args.seats)),
+            *("--think", str(args.think), "--seconds", str(args.seconds)),
+            *("--warmup", str(args.warmup), "--seed", str(args.seed)),
+            *("--spare-tables", str(math.ceil(games * 1.3) + 1)),
+        ]
+    )
+
+
+def server_counts(redis_url: str) -> dict[str, int]:
+    """Redis's subscriptions and clients, and the open-websocket rows of the database."""
+    import redis
+    from django.db import connections
+
+    from game.models import Connection
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        clients: list[dict[str, Any]] = client.client_list()  # type: ignore[assignment]
+        counts = {
+            "channels": len(client.pubsub_channels()),  # type: ignore[arg-type]
+            "patterns": int(client.pubsub_numpat()),  # type: ignore[arg-type]
+            "subscriptions": sum(int(c.get("sub", 0)) for c in clients),
+            "clients": len(clients) - 1,
+        }
+    finally:
+        client.close()
+    counts["connection_rows"] = Connection.objects.count()
+    connections.close_all()
+    return counts
+
+
+async def play_honest(
+    args: argparse.Namespace,
+    server: ws_load.Daphne,
+    tables: list[ws_load.TableSetup],
+    begin: Any,
+    end: Any,
+) -> dict[str, Any]:
+    """Play the honest table; ``begin`` and ``end`` tell the attacker the measured window."""
+    bench = ws_load.Bench(honest_args(args), [server], tables)
+    meter = ws_load.CpuMeter({"daphne": server.process.pid})
+    memory: dict[str, float] = {}
+
+    async def window() -> None:
+        while not bench.measuring:
+            await asyncio.sleep(0.01)
+        memory["start"], _ = rss_mb(server.process.pid)
+        begin.set()
+        while bench.measuring:
+            await asyncio.sleep(0.02)
+        end.set()
+        memory["end"], memory["peak"] = rss_mb(server.process.pid)
+
+    watcher = asyncio.create_task(window())
+    seconds = await bench.run(meter)
+    await watcher
+    stats = bench.stats
+    latency = stats.latency_ms
+    cpu = meter.report(seconds)
+
+    def ms(values: list[float], pct: float) -> float | None:
+        return round(ws_load.percentile(values, pct), 1) if values else None
+
+    return {
+        "seconds": round(seconds, 1),
+        "commands_per_second": round(stats.completed / seconds, 1),
+        "p50_ms": ms(latency, 50),
+        "p99_ms": ms(latency, 99),
+        "max_ms": ms(latency, 100),
+        "timeouts": stats.timeouts,
+        "honest_errors": dict(stats.errors),
+        "loop_lag_p99_ms": ms(stats.loop_lag_ms, 99),
+        "daphne_cpu_percent": cpu.get("daphne"),
+        "machine_busy_percent": cpu.get("machine busy (% of all cores)"),
+        "rss_growth_mb": round(memory["end"] - memory["start"], 1),
+        "rss_peak_mb": round(memory["peak"], 1),
+    }
+
+
+def run_row(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    directory: Path,
+    redis_url: str,
+    row: Row,
+    number: int,
+) -> dict[str, Any]:
+    """One column: a fresh Daphne process, the honest table, and the row's attacker."""
+    honest = ws_load.create_tables(1 + honest_args(args).spare_tables, args.seats)
+    code, token = row.table() if row.table is not None else ("", "")
+    context = multiprocessing.get_context("fork")
+    begin, end = context.Event(), context.Event()
+    results: Any = context.Queue()
+    print(f"{row.name}: starting Daphne", flush=True)
+    with ws_load.daphne(env, directory, f"daphne-{number}") as server:
+        before = server_counts(redis_url)
+        attacker = None
+        if row.kind is not None:
+            params = {key: value for key, value in row.params.items() if key != "game"}
+            if row.params.get("answer") == "preview":
+                correct = row.params["game"][0].correct
+                params["frame"] = json.dumps({"type": "preview", "command": correct})
+            target = attacks.Target(server.port, code, token)
+            attacker = context.Process(
+                target=attacks.run, args=(row.kind, target, params, begin, end, results)
+            )
+            attacker.start()
+        started = time.perf_counter()
+        played = asyncio.run(play_honest(args, server, honest, begin, end))
+        result = {"scenario": row.name, **played}
+        got: dict[str, Any] = {}
+        if attacker is not None:
+            got = results.get(timeout=attacks.ANSWER_TIMEOUT + 30)
+            attacker.join(timeout=30)
+        time.sleep(SETTLE_SECONDS)
+        after = server_counts(redis_url)
+        print(f"  done in {time.perf_counter() - started:.1f} s", flush=True)
+    answers = got.get("answer_ms") or []
+    result.update(
+        {
+            "attack_sockets": got.get("sockets", "-"),
+            "attack_refused": got.get("refused", {}),
+            "attack_sent": got.get("sent", "-"),
+            "attack_answers": got.get("answers", "-"),
+            "attack_answer_p50_ms": round(statistics.median(answers), 1) if answers else "-",
+            "attack_errors": got.get("errors", {}),
+            "attack_closes": got.get("closes", {}),
+            "attack_tables": got.get("tables", "-"),
+            "attack_seconds": round(got["seconds"], 1) if got else "-",
+            **{f"before_{key}": value for key, value in before.items()},
+            **{f"after_{key}": value for key, value in after.items()},
+        }
+    )
+    return result
+
+
+CASE_ROWS = [
+    ("honest commands/s", "commands_per_second"),
+    ("honest round trip p50 (ms)", "p50_ms"),
+    ("honest round trip p99 (ms)", "p99_ms"),
+    ("honest round trip max (ms)", "max_ms"),
+    ("honest unanswered after 10 s", "timeouts"),
+    ("honest error frames", "honest_errors"),
+    ("client event loop lag p99 (ms)", "loop_lag_p99_ms"),
+    ("Daphne CPU (% of a core)", "daphne_cpu_percent"),
+    ("machine busy (% of 2 cores)", "machine_busy_percent"),
+    ("Daphne RSS growth (MB)", "rss_growth_mb"),
+    ("attack seconds", "attack_seconds"),
+    ("attack sockets opened", "attack_sockets"),
+    ("attack handshakes refused", "attack_refused"),
+    ("attack frames sent", "attack_sent"),
+    ("attack answers", "attack_answers"),
+    ("attack answer p50 (ms)", "attack_answer_p50_ms"),
+    ("attack error codes", "attack_errors"),
+    ("attack close codes", "attack_closes"),
+    ("attack tables made", "attack_tables"),
+    ("Redis channels before/after", ("before_channels", "after_channels")),
+    ("Redis patterns before/after", ("before_patterns", "after_patterns")),
+    ("Redis subscriptions before/after", ("before_subscriptions", "after_subscriptions")),
+    ("Redis clients before/after", ("before_clients", "after_clients")),
+    ("Connection rows before/after", ("before_connection_rows", "after_connection_rows")),
+]
+"""The printed lines of a case: label, and the result's key (or the pair shown as a/b)."""
+
+
+def run_cases(args: argparse.Namespace, cases: list[str], command_line: str) -> list[Any]:
+    """Each case on the same private PostgreSQL and Redis, each row on a fresh Daphne."""
+    from tests import servers as test_servers
+
+    everything: list[Any] = []
+    with contextlib.ExitStack() as stack:
+        directory = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="abuse-")))
+        postgres = stack.enter_context(test_servers.private_postgres())
+        redis_url = stack.enter_context(test_servers.private_redis())
+        env = test_servers.production_env(
+            DATABASE_URL=test_servers.create_database(postgres, "abuse"),
+            REDIS_URL=redis_url,
+            CHANNEL_LAYER="redis-pubsub",
+        )
+        test_servers.migrate(env)
+        os.environ.update(env)
+        number = 0
+        for case in cases:
+            print(f"case {case}", flush=True)
+            results = []
+            for row in case_rows(case, args):
+                results.append(run_row(args, env, directory, redis_url, row, number))
+                number += 1
+            print(f"\ncase {case}")
+            print_table(results, command_line, CASE_ROWS)
+            print()
+            everything.append({"case": case, "rows": results})
+    return everything
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured flood per run")
@@ -238,11 +603,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
+    parser.add_argument(
+        "--attack",
+        choices=("flood", *CASES, "all"),
+        default="flood",
+        help="flood (default: the three runs above) or an attack within the limits beside an "
+        "honest table; all: the four of them in turn",
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.05, help="honest table: seconds between commands"
+    )
+    parser.add_argument("--ping-sockets", default="20,50,250", help="pings: socket counts")
+    parser.add_argument("--ping-rate", type=float, default=19.0, help="pings a second a socket")
+    parser.add_argument(
+        "--long-game", type=int, default=3000, help="preview: entries of the tabletop game"
+    )
+    parser.add_argument("--preview-sockets", default="1,4", help="preview: socket counts")
+    parser.add_argument("--entries-sockets", default="4", help="entries: socket counts")
+    parser.add_argument(
+        "--request-rate",
+        type=float,
+        default=19.0,
+        help="preview, entries, rematch: at most this many frames a second a socket",
+    )
+    parser.add_argument("--churn-sockets", type=int, default=1000, help="churn: sockets in all")
+    parser.add_argument("--churn-burst", type=int, default=10, help="churn: sockets at once")
     return parser.parse_args(argv)
 
 
-def print_table(results: list[dict[str, Any]], command_line: str) -> None:
-    rows = [
+def print_table(
+    results: list[dict[str, Any]], command_line: str, rows: list[tuple[str, Any]] | None = None
+) -> None:
+    """One column per run, one line per figure (a pair of keys prints as ``a/b``)."""
+    rows = rows or [
         ("commands/s at the playing table", "commands_per_second"),
         ("latency p50 (ms)", "p50_ms"),
         ("latency p95 (ms)", "p95_ms"),
@@ -262,7 +655,11 @@ def print_table(results: list[dict[str, Any]], command_line: str) -> None:
     for label, key in rows:
         cells = []
         for result in results:
-            value = result[key]
+            value = (
+                "/".join(str(result[part]) for part in key)
+                if isinstance(key, tuple)
+                else result[key]
+            )
             if isinstance(value, dict):
                 value = " ".join(f"{k}:{v}" for k, v in sorted(value.items())) or "-"
             cells.append(f"{value!s:>22}")
@@ -272,6 +669,12 @@ def print_table(results: list[dict[str, Any]], command_line: str) -> None:
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     args = parse_args(argv)
     command_line = " ".join([".venv/bin/python bench/abuse.py", *(argv or sys.argv[1:])])
+    if args.attack != "flood":
+        cases = list(CASES) if args.attack == "all" else [args.attack]
+        everything = run_cases(args, cases, command_line)
+        if args.json:
+            print(json.dumps(everything, sort_keys=True))
+        return everything
     chosen = [SCENARIOS[int(n)] for n in args.scenarios.split(",")]
     with tempfile.TemporaryDirectory(prefix="abuse-") as name:
         directory = Path(name)

@@ -65,8 +65,9 @@ def setup_django(sqlite: bool, stack: ExitStack) -> None:
 
 
 def write_game(length: int, every: int, seed: int, undo_share: float = 0.25) -> Any:
-    """A started tabletop table whose log holds ``length`` random entries, about ``undo_share``
-    of them undos."""
+    """A started tabletop table whose log holds ``length`` random entries, ``undo_share`` of
+    them undos; the game never ends (``bench/abuse.py`` writes one without undos, whose every
+    entry still counts)."""
     from django.db import transaction
     from django.test import override_settings
 
@@ -90,9 +91,8 @@ def write_game(length: int, every: int, seed: int, undo_share: float = 0.25) -> 
     with override_settings(CHECKPOINT_EVERY=every), transaction.atomic():
         while state.version < length:
             previous = state.version
-            target = (
-                undo_target(state) if effective(state.log) and rng.random() < undo_share else None
-            )
+            undoing = effective(state.log) and rng.random() < undo_share
+            target = undo_target(state) if undoing else None
             if target is not None and target in recent:
                 state, events = undo_from(state, 0, recent[target])
             else:

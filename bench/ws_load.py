@@ -37,7 +37,9 @@ Loads:
   answers. A slot whose table still waits for its previous command is counted as late and skipped:
   an open loop must not queue work the server has not kept up with.
 * ``--mode closed``: each table sends its next command as soon as the update of its previous one
-  has reached every seat; the command rate is then the server's capacity.
+  has reached every seat; the command rate is then the server's capacity. ``--think S`` makes
+  each table wait S seconds after that update first, as people do (``bench/abuse.py`` plays its
+  honest table so, within the per-socket limits that every client has).
 
 Latency is command-to-last-seat: from sending a command until the ``update`` with the resulting
 version has reached every seat of the table (every client lives in this process: one clock). A
@@ -587,7 +589,7 @@ class Player:
         if self.finished:
             await self.bench.game_over(self)
         elif self.bench.mode == "closed":
-            await self.act()
+            await self.follow_up()
 
     async def on_message(self, seat: int, message: dict[str, Any]) -> None:
         """Snapshots (on connect, after a resync) and refusals; presence and history are only
@@ -602,7 +604,7 @@ class Player:
                 if self.snapshots == len(self.setup.tokens):
                     self.ready.set()
             elif self.in_flight is None and not self.finished and self.bench.mode == "closed":
-                await self.act()  # the snapshot that a resync after an error asked for
+                await self.follow_up()  # the snapshot that a resync after an error asked for
         elif kind == "error":
             self.bench.stats.errors[message.get("code", "?")] += 1
             flight = self.in_flight
@@ -661,6 +663,22 @@ class Player:
             bench.stats.sent += 1
             bench.stats.commands[command["type"]] += 1
         await self.sockets[seat].send(text)
+
+    async def follow_up(self) -> None:
+        """Closed loop: the next command at once, or ``--think`` seconds later, as a person
+        takes a moment (and as every client must, to stay within ``WS_RATE`` per socket)."""
+        think: float = self.bench.args.think
+        if think <= 0:
+            await self.act()
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(think)
+            await self.act()
+
+        task = asyncio.create_task(later())
+        self.bench.background.add(task)
+        task.add_done_callback(self.bench.background.discard)
 
     def check_stall(self, now: float) -> bool:
         """Give up a command that has waited far too long, so that one lost update cannot stop
@@ -888,6 +906,7 @@ def summarise(
         "tables": args.tables,
         "seats": args.seats,
         "rate": args.rate if args.mode == "open" else None,
+        "think": args.think if args.mode == "closed" else None,
         "seconds": round(window, 2),
         "warmup": args.warmup,
         "seed": args.seed,
@@ -1065,6 +1084,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         default=None,
         help="MESSENGERS_COMPUTER_MOVES_PER_SECOND of the servers (default: the setting's)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="closed loop: seconds a table waits after an update before its next command "
+        "(default 0: at once)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
