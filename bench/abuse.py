@@ -327,7 +327,7 @@ def long_game(length: int) -> LongGame:
     table = table_load.write_game(length, settings.CHECKPOINT_EVERY, seed=length, undo_share=0)
     built = time.perf_counter() - started
     token = Seat.objects.get(table=table, index=0).token
-    for entry in LogEntry.objects.filter(table=table, action__type="score").order_by("index")[:50]:
+    for entry in LogEntry.objects.filter(table=table, action__type="score").order_by("index"):
         action = dict(entry.action)
         replacement = {**action, "points": action["points"] % 20 + 1}
         correct = {"type": "correct", "entry": entry.index, "replacement": replacement}
@@ -335,7 +335,7 @@ def long_game(length: int) -> LongGame:
             start = time.perf_counter()
             preview(table.code, 0, correct, host=None)
         except CommandRefused:
-            continue
+            continue  # before the correction window (too_old, refused before any replay)
         took = (time.perf_counter() - start) * 1000
         connections.close_all()
         return LongGame(table.code, token, correct, length, built, took)
