@@ -319,22 +319,23 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @asynccontextmanager
     async def _budgeted(self, kind: str) -> AsyncIterator[list[float]]:
-        """Refuse the read ``busy_reading`` (before any work) if the table or the client's
-        address spent its read budget; else run the block and charge both what its database
-        hops measured (read_budget.py)."""
+        """Once no other read of the client's address runs in this process, refuse the read
+        ``busy_reading`` (before any work) if the table or the address spent its read budget;
+        else run the block and charge both what its database hops measured (read_budget.py)."""
         budget, keys = read_budget.budget(), read_budget.keys(self.code, self.address)
-        try:
-            budget.check(keys)
-        except read_budget.OverBudget as over:
-            read_budget.refused(kind)
-            raise CommandRefused(BUSY_READING, read_budget.refusal(over)) from None
-        cost: list[float] = []
-        try:
-            yield cost
-        finally:
-            spent = sum(cost)
-            budget.charge(keys, spent)
-            read_budget.spent(kind, self.code, spent)
+        async with read_budget.turns.turn(self.address):
+            try:
+                budget.check(keys)
+            except read_budget.OverBudget as over:
+                read_budget.refused(kind)
+                raise CommandRefused(BUSY_READING, read_budget.refusal(over)) from None
+            cost: list[float] = []
+            try:
+                yield cost
+            finally:
+                spent = sum(cost)
+                budget.charge(keys, spent)
+                read_budget.spent(kind, self.code, spent)
 
     @staticmethod
     def _hop(read: Callable[..., Any], cost: list[float] | None) -> Callable[..., Any]:

@@ -23,11 +23,13 @@ budget in each). A bucket that has refilled is the same as none, so full ones ar
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, ParamSpec, TypeVar
 
@@ -150,6 +152,42 @@ def reset(replacement: ReadBudget | None = None) -> None:
     """Start over with full buckets (from the settings, or ``replacement``): for tests."""
     global _budget
     _budget = replacement
+
+
+class Turns:
+    """Expensive reads of one client address run one at a time in a process.
+
+    The budget bounds how much a client reads over a second; this bounds how much at once. Four
+    sockets of one address previewing together ran four replays side by side on the thread pool,
+    each holding the GIL in turn, and another table's commands waited behind all four (its p99
+    went from 60 ms with one socket to 200 ms with four). A read waiting for its turn holds
+    nothing but its frame, and each socket sends one frame at a time.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(address, (asyncio.Lock(), 0))
+        self._locks[address] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[address]
+            if users == 1:
+                del self._locks[address]  # nobody waits: forget the address
+            else:
+                self._locks[address] = (lock, users - 1)
+
+    def waiting(self) -> int:
+        """Addresses with a read under way or waiting (none kept once they are done)."""
+        return len(self._locks)
+
+
+turns = Turns()
+"""The process's turns, shared by every socket."""
 
 
 def keys(code: str, address: str) -> tuple[Key, Key]:

@@ -90,6 +90,35 @@ def test_either_bucket_refuses() -> None:
     assert read_budget.refusal(over.value).startswith("Your network has asked the server")
 
 
+async def test_reads_of_one_address_take_turns_and_other_addresses_do_not_wait() -> None:
+    """Turns: a second read of an address starts only once the first is done, while a read of
+    another address goes ahead at once; nothing is kept once no read runs."""
+    import asyncio
+
+    turns = read_budget.Turns()
+    events: list[str] = []
+    first_in, release = asyncio.Event(), asyncio.Event()
+
+    async def read(name: str, address: str, hold: asyncio.Event | None = None) -> None:
+        async with turns.turn(address):
+            events.append(f"{name} starts")
+            if hold is not None:
+                first_in.set()
+                await hold.wait()
+            events.append(f"{name} ends")
+
+    first = asyncio.create_task(read("first", "10.0.0.1", release))
+    await first_in.wait()
+    second = asyncio.create_task(read("second", "10.0.0.1"))
+    await read("other", "10.0.0.2")
+    await asyncio.sleep(0)
+    assert events == ["first starts", "other starts", "other ends"]
+    release.set()
+    await asyncio.gather(first, second)
+    assert events[3:] == ["first ends", "second starts", "second ends"]
+    assert turns.waiting() == 0
+
+
 def test_no_rate_means_no_budget() -> None:
     budget = ReadBudget(0, BURST, clock=Clock())
     budget.charge([TABLE], 10_000)
