@@ -125,7 +125,7 @@ def test_different_names_are_not_alike(name: str, other: str) -> None:
         ("\u0430\u0301", "a\u0301"),  # a mark stays on the letter it was typed on
     ],
 )
-def test_the_skeleton_maps_each_character_to_its_unicode_prototype(text: str, expected: str) -> None:
+def test_the_skeleton_maps_characters_to_their_unicode_prototypes(text: str, expected: str) -> None:
     assert skeleton(text) == expected
 
 
