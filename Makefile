@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv node-deps lock build-deps system-deps run test lint format bench clean
+.PHONY: venv node-deps lock system-deps run test lint format bench clean
 
 venv: $(STAMP)
 
@@ -22,27 +22,9 @@ $(BIN)/python:
 		$(PYTHON) -m venv $(VENV); \
 	fi
 
-# PyICU (look-alike names, game/names.py) is built from source against the system's ICU: its
-# headers, pkg-config and a C++ compiler must be there first. Installed only when missing.
-.PHONY: build-deps
-build-deps:
-	@missing=; \
-	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
-	pkg-config --exists icu-uc icu-i18n 2>/dev/null || missing="$$missing libicu-dev"; \
-	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
-	test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" \
-		|| missing="$$missing python3-dev"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing$$missing (to build PyICU)"; \
-		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y --no-install-recommends $$missing; \
-	fi
-
 # Reinstall only when the dev lock is newer than the stamp. --require-hashes refuses any file
 # whose hash is not in the lock, and any package the lock does not pin.
-$(STAMP): requirements/dev.txt | $(BIN)/python build-deps
+$(STAMP): requirements/dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --disable-pip-version-check -q --require-hashes \
 		-r requirements/dev.txt
 	@touch $@

@@ -8,7 +8,15 @@ from django.test import Client
 
 from game.lobby import LobbyError, add_player, create_table, join_table
 from game.models import Seat, Table
-from game.names import BadName, alike, clean_name, isolate
+from game.names import (
+    CONFUSABLES_FILE,
+    BadName,
+    alike,
+    clean_name,
+    isolate,
+    read_confusables,
+    skeleton,
+)
 
 MAX = 20
 
@@ -81,15 +89,53 @@ def test_empty_invisible_and_long_names_are_refused(typed: object, message: str)
         ("lvan", "Ivan"),  # small L and capital I
         ("Mo", "rno"),  # m and r n
         ("Bob 2", "Bob \uff12"),
+        ("Bop", "\u0412\u043e\u0440"),  # Cyrillic capital VE, small O and small ER
+        ("Sasha", "\u0405\u0430\u0455\u04bb\u0430"),  # Cyrillic DZE, A, DZE, SHHA, A
+        ("KATE", "\u039a\u0391\u03a4\u0395"),  # Greek capital KAPPA, ALPHA, TAU, EPSILON
+        ("Kate", "\u039a\u03b1te"),  # Greek small ALPHA
+        ("Bob", "\uff22\uff4f\uff42"),  # fullwidth letters (NFKC)
+        ("Bob", "\U0001d401\U0001d428\U0001d41b"),  # mathematical bold letters
+        ("Bob", "\U0001d505\U0001d52c\U0001d51f"),  # mathematical fraktur letters
+        ("Bob", "B\u0585b"),  # Armenian small OH
+        ("Zoe", "\u0396o\u0435"),  # Greek capital ZETA, Cyrillic small IE
     ],
 )
 def test_look_alike_names_are_alike(name: str, other: str) -> None:
     assert alike(clean_name(name, MAX), ["Cy", clean_name(other, MAX)]) == clean_name(other, MAX)
 
 
-@pytest.mark.parametrize(("name", "other"), [("Ann", "Anne"), ("Ann", "Ana"), ("Bob", "Rob")])
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [("Ann", "Anne"), ("Ann", "Ana"), ("Bob", "Rob"), ("Zoe", "Zo\u00eb"), ("Ivan", "Iван")],
+)
 def test_different_names_are_not_alike(name: str, other: str) -> None:
     assert alike(name, [other]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("\u0430", "a"),  # Cyrillic small A
+        ("\u0391", "A"),  # Greek capital ALPHA
+        ("\u03bf", "o"),  # Greek small OMICRON
+        ("\U0001d5ba", "a"),  # mathematical sans-serif small A
+        ("m", "rn"),  # a prototype can be longer than its source
+        ("I", "l"),
+        ("\u00e9", "e\u0301"),  # NFD before and after the mapping
+        ("\u0430\u0301", "a\u0301"),  # a mark stays on the letter it was typed on
+    ],
+)
+def test_the_skeleton_maps_characters_to_their_unicode_prototypes(text: str, expected: str) -> None:
+    assert skeleton(text) == expected
+
+
+def test_the_confusables_are_unicodes_17_0_0_file_and_one_pass_maps_a_string() -> None:
+    text = CONFUSABLES_FILE.read_text(encoding="utf-8-sig")
+    assert "# Version: 17.0.0" in text.splitlines()[:12]
+    prototypes = read_confusables(text)
+    assert len(prototypes) == int(text.rsplit("# total:", 1)[1])
+    assert all(len(source) == 1 for source in prototypes)
+    assert not {char for prototype in prototypes.values() for char in prototype} & prototypes.keys()
 
 
 def test_isolate_puts_a_name_between_first_strong_isolate_and_pop_directional_isolate() -> None:
