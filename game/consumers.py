@@ -6,6 +6,7 @@ The services publish their changes to the table's group themselves, after the co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -15,16 +16,24 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db.models import Exists, OuterRef
 
-from . import computer, observe, presence, publish, read_budget, seating, snapshots
+from . import (
+    computer,
+    observe,
+    presence,
+    presence_writer,
+    publish,
+    read_budget,
+    seating,
+    snapshots,
+)
 from .address_limits import new_tables
 from .converters import is_table_code
 from .frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
-from .guard import client_address
+from .guard import client_address, frame_turns
 from .lobby import LobbyError, add_player, start_game, start_rematch
 from .metrics import OPEN_WEBSOCKETS
-from .models import Seat, Table
+from .presence_book import BOOK
 from .services import (
     Applied,
     CommandRefused,
@@ -35,6 +44,7 @@ from .services import (
     submit_command,
 )
 from .snapshots import NoSuchTable, history, snapshot
+from .table_pulse import PULSES
 from .unavailable import Service, unreachable_service
 
 GONE = 4404
@@ -70,6 +80,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     _counted: bool = False
     """Whether this socket is in the open websockets gauge (it is from its acceptance on)."""
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the connection; however it ends (even cancelled, when its clean-up never ran),
+        its presence row is left to the process's writer to remove (game/presence_book.py)."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            channel = getattr(self, "channel_name", None)
+            if channel is not None:
+                BOOK.ended(channel)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Run the handler without Channels' per-message ``aclose_old_connections``.
 
@@ -90,6 +110,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
         await self.accept()
         publish.serve_from(asyncio.get_running_loop())
+        presence_writer.start()
         OPEN_WEBSOCKETS.inc()
         self._counted = True
         if not is_table_code(self.code):
@@ -98,11 +119,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join the group first: an update applied while the snapshot is taken still arrives
         # (after it; the client skips what the snapshot already holds).
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        BOOK.opened(self.channel_name)
         try:
             welcome = await database_sync_to_async(snapshots.welcome)(
                 self.code, self.token, self.channel_name
             )
         except NoSuchTable:
+            BOOK.forget(self.channel_name)
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=GONE)
             return
@@ -145,8 +168,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("Leaving the group of table %s failed", self.code)
         if not hasattr(self, "seat"):
             return
+        # Until its row is gone, the process's presence writer would remove it if this failed.
+        BOOK.closing(self.channel_name)
         try:
             await database_sync_to_async(presence.leave)(self.channel_name)
+            BOOK.cleared(self.channel_name)
             if self.seat is not None:
                 await self._publish_presence()
         except Exception:
@@ -171,6 +197,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "seat"):
             return  # closing: no such table
+        # A few frames of one client address at a time in this process (game/guard.py): an
+        # address with many sockets waits for its own turns, not everyone else's.
+        turns = frame_turns(self.scope)
+        async with turns if turns is not None else contextlib.nullcontext():
+            await self._handle(text_data, bytes_data)
+
+    async def _handle(self, text_data: str | None, bytes_data: bytes | None) -> None:
         try:
             message = decode(text_data, bytes_data)
         except BadFrame as bad:
@@ -378,9 +411,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(answer))
 
     async def on_ping(self, message: dict[str, Any]) -> None:
-        version, resume = await database_sync_to_async(_seen)(self.code, self.channel_name)
+        """Note the connection alive (in memory: game/presence_book.py) and answer with the
+        table's version, from at most one read per table and ``PING_READ_SECONDS``
+        (game/table_pulse.py): a client behind it missed an update (its publication was lost)
+        and resyncs. The ping that made the read also wakes the table's computers if they are
+        due (computer.py: a process that died while one was to move)."""
+        BOOK.seen(self.channel_name)
+        reading = await PULSES.get(self.code)
+        pulse = reading.pulse
+        version = None if pulse is None else pulse.version
         await self.send(text_data=json.dumps({"type": "pong", "version": version}))
-        if resume:
+        if (
+            reading.fresh
+            and pulse is not None
+            and computer.resume_due(pulse.status, pulse.updated, pulse.has_computer)
+        ):
             computer.wake(self.code)
 
     def _wake_computers(self) -> None:
@@ -416,6 +461,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Wait for the service's publication of ``applied``; if the channel layer failed,
         still tell the sender, whose command is saved. Everyone else learns of it from the
         version in their next ``pong``."""
+        PULSES.note(self.code, applied.version)
         if not await applied.publication.delivered():
             await self.table_update(applied.message())
 
@@ -528,22 +574,3 @@ def is_token(text: str) -> bool:
     """A token from the header is looked up in the database: it must be text PostgreSQL
     accepts (no NUL); anything else watches as a spectator, like any wrong token."""
     return len(text) <= 64 and text.isprintable() and text.isascii()
-
-
-def _seen(code: str, channel: str) -> tuple[int | None, bool]:
-    """Note the connection alive and read the table's version for the ``pong``: a client behind
-    it missed an update (its publication was lost) and resyncs. Also whether the table's
-    computers should be woken (computer.py: a process that died while one was to move)."""
-    presence.refresh(channel)
-    row = (
-        Table.objects.filter(code=code)
-        .annotate(
-            has_computer=Exists(Seat.objects.filter(table=OuterRef("pk")).exclude(computer=""))
-        )
-        .values_list("version", "status", "updated", "has_computer")
-        .first()
-    )
-    if row is None:
-        return None, False
-    version, status, updated, has_computer = row
-    return version, computer.resume_due(status, updated, has_computer)

@@ -11,6 +11,10 @@ the consumer and enforces, per connection (docs/protocol.md, "Limits"):
   memory;
 * silence: a socket that sends nothing (not even the page's keep-alive ping) for too long;
 * open websockets per client address in this process;
+* frames of one client address handled at once in this process: the guard hands the consumer
+  one semaphore per address (``frame_turns``), which it holds while it handles a frame, so an
+  address with many sockets (a flood, or a school behind one router) takes its turns while
+  every other address goes on;
 * under Daphne, what waits unsent for a client that stopped reading.
 
 A limit first sends an ``error`` frame with its code and a human message, then closes the socket
@@ -70,6 +74,8 @@ class Limits:
     """Frames received but not yet taken by the consumer."""
     silence_seconds: float
     max_per_address: int
+    at_once_per_address: int
+    """Frames of one client address handled at the same time (the others wait their turn)."""
     max_unsent_bytes: int
     """Bytes the consumer may send while the client is not reading (Daphne only)."""
 
@@ -82,6 +88,7 @@ class Limits:
             max_queued=settings.WS_MAX_QUEUED,
             silence_seconds=settings.WS_SILENCE_SECONDS,
             max_per_address=settings.WS_MAX_PER_ADDRESS,
+            at_once_per_address=settings.WS_AT_ONCE_PER_ADDRESS,
             max_unsent_bytes=settings.WS_MAX_UNSENT_BYTES,
         )
 
@@ -132,6 +139,17 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
+FRAME_TURNS = "messengers.frame_turns"
+"""The scope key of the semaphore shared by the sockets of one client address."""
+
+
+def frame_turns(scope: Scope) -> asyncio.Semaphore | None:
+    """The semaphore a consumer holds while it handles a frame of this socket (None without
+    the guard)."""
+    turns = scope.get(FRAME_TURNS)
+    return turns if isinstance(turns, asyncio.Semaphore) else None
+
+
 class ConnectionGuard:
     """ASGI middleware that applies :class:`Limits` to every websocket of ``inner``.
 
@@ -141,6 +159,8 @@ class ConnectionGuard:
     def __init__(self, inner: App) -> None:
         self.inner = inner
         self.open_per_address: Counter[str] = Counter()
+        self.turns_per_address: dict[str, asyncio.Semaphore] = {}
+        """One semaphore per address with an open socket; dropped with its last socket."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket" or not settings.WS_GUARD:
@@ -153,11 +173,17 @@ class ConnectionGuard:
             if self.open_per_address[address] > limits.max_per_address:
                 await _refuse(receive, send, _too_many_connections(limits))
             else:
+                turns = self.turns_per_address.get(address)
+                if turns is None:
+                    turns = asyncio.Semaphore(limits.at_once_per_address)
+                    self.turns_per_address[address] = turns
+                scope = {**scope, FRAME_TURNS: turns}
                 await _GuardedSocket(limits, receive, send).run(self.inner, scope)
         finally:
             self.open_per_address[address] -= 1
             if self.open_per_address[address] <= 0:
                 del self.open_per_address[address]
+                self.turns_per_address.pop(address, None)
 
 
 def _too_many_connections(limits: Limits) -> Breach:

@@ -1,47 +1,83 @@
-"""Which seats have a live connection, shared by every server process through the database."""
+"""Which seats have a live connection, shared by every server process through the database.
+
+Arrival and leave write at once. Pings do not: this process notes them in memory
+(game/presence_book.py) and game/presence_writer.py refreshes the rows of the sockets that
+pinged in one query every ``PRESENCE_WRITE_SECONDS``, far below ``TIMEOUT``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Final
 
 from django.utils import timezone
 
 from .models import Connection, Seat, Table
+from .presence_book import BOOK
 
 TIMEOUT: Final = timedelta(seconds=60)
-"""Clients ping every 20 s; a connection silent for longer than this no longer counts."""
+"""Clients ping every 20 s; a connection silent for longer than this no longer counts (its row
+is refreshed up to ``PRESENCE_WRITE_SECONDS`` after its ping)."""
+
+CHUNK: Final = 900
+"""Channels named in one query at most (SQLite allows 999 parameters on older builds)."""
 
 
 def arrive(table: Table, seat: int | None, channel: str) -> None:
     Connection.objects.update_or_create(
         channel=channel, defaults={"table_id": table.pk, "seat": seat, "seen": timezone.now()}
     )
+    if BOOK.departed(channel):
+        # The socket closed (its application was cancelled) while this row was being written:
+        # its clean-up may have run already, so the row goes now.
+        Connection.objects.filter(channel=channel).delete()
+        return
     if seat is not None:
         Seat.objects.filter(table=table, index=seat).exclude(away_since=None).update(
             away_since=None
         )
 
 
-def refresh(channel: str) -> None:
-    Connection.objects.filter(channel=channel).update(seen=timezone.now())
+def _chunks(channels: Sequence[str]) -> Iterator[Sequence[str]]:
+    for start in range(0, len(channels), CHUNK):
+        yield channels[start : start + CHUNK]
 
 
-def leave(channel: str) -> None:
-    """Forget the connection; a seat left without any notes since when it is away (how long
-    the seat to move has been absent decides whether a computer may stand in for it)."""
-    row = Connection.objects.filter(channel=channel).values_list("table_id", "seat").first()
-    Connection.objects.filter(channel=channel).delete()
-    if row is None:
-        return
-    table_id, seat = row
-    if seat is None:
-        return
+def refresh(channels: Sequence[str]) -> int:
+    """Note every connection of ``channels`` alive now: one UPDATE (per ``CHUNK`` channels).
+    A channel whose row is gone (its socket closed meanwhile) is skipped, never written back."""
     now = timezone.now()
-    if not Connection.objects.filter(
-        table_id=table_id, seat=seat, seen__gte=now - TIMEOUT
-    ).exists():
-        Seat.objects.filter(table_id=table_id, index=seat).update(away_since=now)
+    return sum(
+        Connection.objects.filter(channel__in=list(part)).update(seen=now)
+        for part in _chunks(channels)
+    )
+
+
+def leave(channel: str) -> set[str]:
+    """Forget the connection; see ``leave_all``."""
+    return leave_all([channel])
+
+
+def leave_all(channels: Sequence[str]) -> set[str]:
+    """Forget the connections; a seat left without any notes since when it is away (how long
+    the seat to move has been absent decides whether a computer may stand in for it). Returns the
+    codes of the tables where a seat lost a connection (their presence changed)."""
+    rows: list[tuple[int, int | None, str]] = []
+    for part in _chunks(channels):
+        found = Connection.objects.filter(channel__in=list(part))
+        rows += found.values_list("table_id", "seat", "table__code")
+        found.delete()
+    now = timezone.now()
+    codes = set()
+    for table_id, seat, code in rows:
+        if seat is None:
+            continue
+        codes.add(code)
+        if not Connection.objects.filter(
+            table_id=table_id, seat=seat, seen__gte=now - TIMEOUT
+        ).exists():
+            Seat.objects.filter(table_id=table_id, index=seat).update(away_since=now)
+    return codes
 
 
 def connected_seats(table: Table) -> set[int]:

@@ -422,6 +422,26 @@ COMPUTER_MOVES_PER_SECOND = whole("MESSENGERS_COMPUTER_MOVES_PER_SECOND", 20, 0)
 # not run unattended. A table whose computer to move has been idle this long is resumed by the
 # next ping of any of its connections (a process that died mid-move loses nothing).
 COMPUTER_RESUME_SECONDS = whole("MESSENGERS_COMPUTER_RESUME_SECONDS", 10, 1)
+# Presence (game/presence_writer.py): a ping is noted in the process's memory, and the database
+# rows of the sockets that pinged are refreshed together this often, in one query, so that pings
+# cost the database nothing each. Other processes count a connection for 60 s after its last
+# refresh: the interval stays far below that.
+PRESENCE_WRITE_SECONDS = seconds(
+    "MESSENGERS_PRESENCE_WRITE_SECONDS", 5.0, 0, "a ping's note reaches the database this often"
+)
+if PRESENCE_WRITE_SECONDS > 30:
+    raise ImproperlyConfigured(
+        "MESSENGERS_PRESENCE_WRITE_SECONDS must be at most 30 (connections count for 60 s after "
+        f"their last refresh), got {PRESENCE_WRITE_SECONDS:g}"
+    )
+# Seconds one read of a table's version answers every ping of that table in one process (the
+# pong's version, and whether an idle computer game should resume): however many sockets ping
+# one table, it costs at most one read per this interval and process (0: read for every ping).
+PING_READ_SECONDS = seconds("MESSENGERS_PING_READ_SECONDS", 1.0, -1, "0 reads for every ping")
+if PING_READ_SECONDS < 0:
+    raise ImproperlyConfigured(
+        f"MESSENGERS_PING_READ_SECONDS must be 0 or more, got {PING_READ_SECONDS:g}"
+    )
 # Seconds a server process told to stop (SIGTERM) may take to end; then it writes every thread's
 # stack to its log and exits (messengers/shutdown.py). Under systemd's TimeoutStopSec (20 s), so
 # that the log says why; 0: no limit.
@@ -454,9 +474,15 @@ WS_MAX_QUEUED = int(limit_from_env("WS_MAX_QUEUED", 100))
 WS_SILENCE_SECONDS = limit_from_env("WS_SILENCE_SECONDS", 120.0, integer=False)
 """A websocket that sends nothing for this long is closed (pages ping every 20 s; a background
 tab's timers may be slowed to once a minute)."""
-WS_MAX_PER_ADDRESS = int(limit_from_env("WS_MAX_PER_ADDRESS", 256))
-"""Open websockets per client address in one server process (players behind one router share
-an address)."""
+WS_MAX_PER_ADDRESS = int(limit_from_env("WS_MAX_PER_ADDRESS", 1024))
+"""Open websockets per client address in one server process: players behind one router share an
+address, and a school's thousand pupils may be one address. An idle socket holds about 49 KiB
+of the process (bench/idle_sockets.py), so 1,024 of them cost about 50 MiB; their frames are
+handled ``WS_AT_ONCE_PER_ADDRESS`` at a time, so they cannot take the process from the others."""
+WS_AT_ONCE_PER_ADDRESS = int(limit_from_env("WS_AT_ONCE_PER_ADDRESS", 4))
+"""Frames of one client address that one server process handles at the same time; the others
+wait their turn, so that an address with many sockets gets a bounded share of the process while
+every other address goes on (a household's or a school's sockets share it fairly)."""
 WS_MAX_UNSENT_BYTES = int(limit_from_env("WS_MAX_UNSENT_BYTES", 4 * 1024 * 1024))
 """Bytes a websocket's client may leave unread (beyond Twisted's 64 KiB) before it is dropped."""
 TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
