@@ -5,7 +5,9 @@ entries a checkpoint of the engine state (``checkpoints.py``). Every process kee
 state of recently used tables in memory and applies just the log entries it has not seen, so a
 command costs one engine step, not a replay of the whole game; a table the process has not seen
 is loaded from its nearest checkpoint, and an undo fetches the state before the entry it takes
-back the same way, so neither grows with the log.
+back the same way, so neither grows with the log. A checkpoint of another engine state version
+(an earlier release's) is never read: the state is rebuilt from the setup and log, and the
+checkpoint written again with this release's version.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from django.conf import settings
+from django.db import DatabaseError, transaction
 
 from . import checkpoints
 from .engine import corrections
@@ -116,12 +119,15 @@ class _History:
         self.known: dict[int, GameState] = {}
         self.kept: dict[int, list[int]] = {}
         """The actions that count (``effective``) of some known states, by version."""
+        self.stale: dict[int, bytes] = {}
+        """Checkpoints refused as another version's, by version: written again once known."""
 
     def at(self, version: int) -> GameState:
         """The state after the first ``version`` log entries."""
         known = self.known.get(version)
         if known is None:
             known = self.known[version] = self.replay(self._start(version), version)
+            self._renew()
         return known
 
     def replay(self, state: GameState, version: int) -> GameState:
@@ -180,12 +186,16 @@ class _History:
                 table_id=self.table_id, version__gt=best, version__lte=version
             )
             .order_by("-version")
-            .values_list("state", flat=True)
+            .values_list("version", "state")
             .first()
         )
         if row is not None:
             try:
-                state, kept = checkpoints.decode(row)
+                state, kept = checkpoints.decode(row[1])
+            except checkpoints.StaleCheckpoint as error:
+                # Expected once per checkpoint after a release that changed the engine's state.
+                logger.info("table %s: rebuilt from its log: %s", self.table_id, error)
+                self.stale[row[0]] = bytes(row[1])
             except checkpoints.CheckpointError as error:
                 logger.warning("table %s: checkpoint ignored: %s", self.table_id, error)
             else:
@@ -201,6 +211,12 @@ class _History:
         self.known[state.version] = state
         self.kept[state.version] = kept
         return state
+
+    def _renew(self) -> None:
+        """Write again, with this release's version, each refused checkpoint whose state the
+        replay has now built, so that the next load starts from it."""
+        for version in [v for v in self.stale if v in self.known]:
+            renew_checkpoint(self.table_id, version, self.stale.pop(version), self.known[version])
 
 
 def load_state(table: Table) -> GameState:
@@ -256,6 +272,22 @@ def save_checkpoint(table_id: int, from_version: int, state: GameState) -> None:
         [Checkpoint(table_id=table_id, version=state.version, state=checkpoints.encode(state))],
         ignore_conflicts=True,
     )
+
+
+def renew_checkpoint(table_id: int, version: int, refused: bytes, state: GameState) -> None:
+    """Replace the checkpoint ``refused`` (of another engine state version) with ``state``.
+
+    Only while the row still holds what was refused: another process may have renewed it
+    meanwhile. It runs where the state was rebuilt, often a read: in a savepoint, and a
+    database that does not take the write now only leaves the old row, refused again next
+    time, rather than failing the read."""
+    try:
+        with transaction.atomic():
+            Checkpoint.objects.filter(table_id=table_id, version=version, state=refused).update(
+                state=checkpoints.encode(state)
+            )
+    except DatabaseError as error:
+        logger.warning("table %s: checkpoint at %s not renewed: %s", table_id, version, error)
 
 
 def remember(key: TableKey, state: GameState) -> None:

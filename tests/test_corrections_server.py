@@ -259,10 +259,12 @@ def test_a_final_score_corrected_after_the_end_shows_in_the_final_breakdown() ->
     assert replayed.finished and [p.score for p in replayed.players] == [14, 2, 0]
 
 
-def test_a_checkpoint_written_before_corrections_existed_still_loads(
+def test_a_checkpoint_written_before_corrections_existed_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A state pickled without the ``amendments`` field (older servers) decodes with none."""
+    """A state pickled without the ``amendments`` field (servers before corrections, whose
+    checkpoints carry no engine state version) is refused before it is unpickled: the table is
+    then rebuilt from its log (tests/test_checkpoints.py)."""
     import io
     import zlib
 
@@ -276,8 +278,8 @@ def test_a_checkpoint_written_before_corrections_existed_still_loads(
     checkpoints._Pickler(buffer, protocol=5).dump((state, b""))
     monkeypatch.undo()
     data = zlib.compress(buffer.getvalue())
-    decoded, kept = checkpoints.decode(checkpoints._mac(data) + data)
-    assert decoded.amendments is None and decoded == state and kept == []
+    with pytest.raises(checkpoints.StaleCheckpoint, match="before checkpoints carried"):
+        checkpoints.decode(checkpoints._mac(data) + data)
 
 
 @override_settings(CORRECTABLE_ENTRIES=2)

@@ -11,9 +11,9 @@ after construction.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Final, NamedTuple, TypeVar
 
 from .errors import IllegalCommand
 from .events import Place
@@ -30,7 +30,6 @@ from .tiles import (
     Pattern,
     demand,
     facing_half_edge,
-    pattern_of,
 )
 
 Cell = tuple[int, int]
@@ -84,17 +83,6 @@ class Board:
         """The board with the start tile (a D) at (0, 0), rotation 0."""
         empty = cls({}, {}, {}, {(0, 0): NO_DEMAND}, 0)
         return empty.place(START_TILE, 0, 0, 0)
-
-    def __setstate__(self, state: Sequence[Any]) -> None:
-        """Unpickling (the server's checkpoints): the fields in order, as the dataclass pickles
-        them. Checkpoints written before patterns were numbers hold each open cell's demands as a
-        tuple of kinds; they are read as patterns."""
-        fields = dict(zip(_BOARD_FIELDS, state, strict=True))
-        open_cells = fields["open_cells"]
-        if any(isinstance(pattern, tuple) for pattern in open_cells.values()):
-            fields["open_cells"] = {cell: pattern_of(kinds) for cell, kinds in open_cells.items()}
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
 
     # Queries -------------------------------------------------------------------------------
 
@@ -207,8 +195,6 @@ class Board:
         features[feature_id] = _replace_followers(features[feature_id], keep)
         return Board(self.tiles, self.feature_of, features, self.open_cells, self.next_id)
 
-
-_BOARD_FIELDS: Final = ("tiles", "feature_of", "features", "open_cells", "next_id")
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

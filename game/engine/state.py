@@ -52,6 +52,16 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 MESSAGES: Final = tuple(range(1, 9))
 
+STATE_VERSION: Final = 1
+"""The version of the types a ``GameState`` is built of, as a stored state depends on them.
+
+The server stores states (its checkpoints) and reads them back with the code running then, which
+may be a later release. A state stored under another version is never read: the server rebuilds
+it from the game's setup and log instead. So change this number whenever a type reachable from
+``GameState`` changes its fields, their types, or its members (an enum's). A test compares these
+types with ``tests/state_fingerprint.json`` and says when to change it.
+"""
+
 
 class Mode(StrEnum):
     """``board``: the app plays the whole game. ``tabletop``: the board is physical and players
