@@ -1,7 +1,7 @@
 # Everything runs from the project's own virtualenv in .venv.
 # Needs only python3 (3.11) and make; on Debian, python3-venv is installed if missing.
-# Packages come from the lock files in requirements/ (every version pinned, with hashes):
-# runtime.txt is what a server needs, dev.txt adds the tests, linters and the lock tool.
+# Packages come from lock files (every version pinned, with hashes): requirements.txt is what a
+# server needs, requirements/dev.txt adds the tests, linters and the lock tool.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV := .venv
@@ -29,14 +29,16 @@ $(STAMP): requirements/dev.txt | $(BIN)/python
 		-r requirements/dev.txt
 	@touch $@
 
-# Rewrites both lock files from requirements/runtime.in and dev.in, keeping every version
+# Rewrites both lock files from requirements/runtime.in and dev.in (the runtime lock into
+# requirements.txt, the dev lock into requirements/dev.txt), keeping every version
 # already locked unless an .in file asks for another (README.md: adding a package).
 LOCK_FLAGS := --universal --python-version 3.11 --generate-hashes --quiet \
 	--custom-compile-command 'make lock'
 
 lock: venv
-	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/runtime.in -o requirements/runtime.txt
-	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/dev.in -o requirements/dev.txt
+	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/runtime.in -o requirements.txt
+	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/dev.in -c requirements.txt \
+		-o requirements/dev.txt
 
 # HOST=0.0.0.0 is a game night on the local network: DEBUG off over plain HTTP, a secret key
 # kept in .secret_key, the static files collected, this machine's addresses allowed and printed
