@@ -8,7 +8,6 @@ import pytest
 
 from tests import servers
 
-
 SERVICE_FIXTURES = frozenset(
     {"postgres_url", "redis_url", "chromium_executable", "browser", "deployment", "tls_browser"}
 )
