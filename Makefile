@@ -31,7 +31,7 @@ $(STAMP): requirements/dev.txt | $(BIN)/python
 
 # Rewrites both lock files from requirements/runtime.in and dev.in (the runtime lock into
 # requirements.txt, the dev lock into requirements/dev.txt), keeping every version
-# already locked unless an .in file asks for another (README.md: adding a package).
+# already locked unless an .in file asks for another (docs/contributing.md, "Dependencies").
 LOCK_FLAGS := --universal --python-version 3.11 --generate-hashes --quiet \
 	--custom-compile-command 'make lock'
 
@@ -42,7 +42,7 @@ lock: venv
 
 # HOST=0.0.0.0 is a game night on the local network: DEBUG off over plain HTTP, a secret key
 # kept in .secret_key, the static files collected, this machine's addresses allowed and printed
-# (messengers/serve.py; README.md, "Game night at the table").
+# (messengers/serve.py; docs/players.md, "Game night on the local network").
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -130,8 +130,8 @@ bench-reliability: venv
 bench-abuse: venv
 	$(BIN)/python bench/abuse.py --attack all
 
-# Computer players (docs/players.md): the strong level against random play and against the
-# easy level, 100 two-player games each (docs/performance.md, "Computer players").
+# Computer players (docs/computer-players.md): the strong level against random play and against
+# the easy level, 100 two-player games each (docs/performance.md, "Computer players").
 .PHONY: bench-bots
 bench-bots: venv
 	$(BIN)/python bench/bot_match.py --a strong --b random --games 100 --preset c2-hig
