@@ -1,7 +1,7 @@
 # Everything runs from the project's own virtualenv in .venv.
 # Needs only python3 (3.11) and make; on Debian, python3-venv is installed if missing.
-# Packages come from the lock files in requirements/ (every version pinned, with hashes):
-# runtime.txt is what a server needs, dev.txt adds the tests, linters and the lock tool.
+# Packages come from lock files (every version pinned, with hashes): requirements.txt is what a
+# server needs, requirements/dev.txt adds the tests, linters and the lock tool.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV := .venv
@@ -29,18 +29,20 @@ $(STAMP): requirements/dev.txt | $(BIN)/python
 		-r requirements/dev.txt
 	@touch $@
 
-# Rewrites both lock files from requirements/runtime.in and dev.in, keeping every version
-# already locked unless an .in file asks for another (README.md: adding a package).
+# Rewrites both lock files from requirements/runtime.in and dev.in (the runtime lock into
+# requirements.txt, the dev lock into requirements/dev.txt), keeping every version
+# already locked unless an .in file asks for another (docs/contributing.md, "Dependencies").
 LOCK_FLAGS := --universal --python-version 3.11 --generate-hashes --quiet \
 	--custom-compile-command 'make lock'
 
 lock: venv
-	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/runtime.in -o requirements/runtime.txt
-	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/dev.in -o requirements/dev.txt
+	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/runtime.in -o requirements.txt
+	$(BIN)/uv pip compile $(LOCK_FLAGS) requirements/dev.in -c requirements.txt \
+		-o requirements/dev.txt
 
 # HOST=0.0.0.0 is a game night on the local network: DEBUG off over plain HTTP, a secret key
 # kept in .secret_key, the static files collected, this machine's addresses allowed and printed
-# (messengers/serve.py; README.md, "Game night at the table").
+# (messengers/serve.py; docs/players.md, "Game night on the local network").
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -128,8 +130,8 @@ bench-reliability: venv
 bench-abuse: venv
 	$(BIN)/python bench/abuse.py --attack all
 
-# Computer players (docs/players.md): the strong level against random play and against the
-# easy level, 100 two-player games each (docs/performance.md, "Computer players").
+# Computer players (docs/computer-players.md): the strong level against random play and against
+# the easy level, 100 two-player games each (docs/performance.md, "Computer players").
 .PHONY: bench-bots
 bench-bots: venv
 	$(BIN)/python bench/bot_match.py --a strong --b random --games 100 --preset c2-hig

@@ -169,8 +169,11 @@ if [ ! -d "$RELEASE" ]; then
     step "unpacking" as_user mv "$partial" "$RELEASE"
 fi
 
-LOCK=$RELEASE/requirements/runtime.txt
-[ -f "$LOCK" ] || fail "the release has no runtime lock ($LOCK)"
+# The runtime lock: requirements.txt at the top of the release; earlier versions kept it as
+# requirements/runtime.txt (the same content hashes to the same virtualenv either way).
+LOCK=$RELEASE/requirements.txt
+[ -f "$LOCK" ] || LOCK=$RELEASE/requirements/runtime.txt
+[ -f "$LOCK" ] || fail "the release has no runtime lock ($RELEASE/requirements.txt)"
 LOCK_HASH=$(sha256sum <"$LOCK" | cut -c1-64)
 VENV=$VENVS/$LOCK_HASH
 if [ -e "$VENV.installed" ]; then

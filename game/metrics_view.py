@@ -49,7 +49,7 @@ def _token_matches(request: HttpRequest) -> bool:
 
 
 def may_read(request: HttpRequest) -> bool:
-    """Whether this request may read the metrics (METRICS_* settings, README.md)."""
+    """Whether this request may read the metrics (METRICS_* settings, docs/settings.md)."""
     if not settings.METRICS_ENABLED:
         return False
     return _address_allowed(request.META.get("REMOTE_ADDR", "")) or _token_matches(request)

@@ -1,9 +1,10 @@
 """Django settings for the messengers project.
 
-Everything that differs between machines comes from environment variables (README.md,
-"Configuration"; docs/deployment.md, "Environment"); with none set, the project runs locally on
-SQLite and an in-memory channel layer with DEBUG on. messengers/environment.py reads them, and a
-bad value stops the server at start-up with one line naming the variable.
+Everything that differs between machines comes from environment variables (docs/settings.md,
+which tests/test_settings_doc.py checks against this module; docs/deployment.md,
+"Environment"); with none set, the project runs locally on SQLite and an in-memory channel
+layer with DEBUG on. messengers/environment.py reads them, and a bad value stops the server at
+start-up with one line naming the variable.
 
 MESSENGERS_FIXED_TILES, MESSENGERS_FIXED_MESSAGES
                 test-only: comma-separated tile letters / message numbers that every new game

@@ -8,6 +8,24 @@ import pytest
 
 from tests import servers
 
+SERVICE_FIXTURES = frozenset(
+    {"postgres_url", "redis_url", "chromium_executable", "browser", "deployment", "tls_browser"}
+)
+"""Fixtures that start a private server or a browser: a test asking for one is a `services` test."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks `services` every test that asks for a fixture of SERVICE_FIXTURES, so that
+    `pytest -m "not services"` (the fast subset, docs/contributing.md) never starts one.
+
+    A module that starts its servers itself (tests/servers.py's `sqlite_daphne`,
+    `daphne_server`, ...) rather than through these fixtures marks itself with
+    `pytestmark = pytest.mark.services`.
+    """
+    for item in items:
+        if SERVICE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.services)
+
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:

@@ -1,7 +1,7 @@
 """Which wheels each package of the runtime lock has on PyPI, for tests/test_runtime_wheels.py.
 
 The server must install from wheels alone, with nothing but Python, on Linux, macOS and Windows
-(`pip install --only-binary=:all: -r requirements/runtime.txt`). The lock's hashes do not say
+(`pip install --only-binary=:all: -r requirements.txt`). The lock's hashes do not say
 which file is which, so this records, for each pinned package, the wheels that show it: one for
 any platform (`py3-none-any`), or those built for CPython 3.11 (`cp311` or the stable ABI,
 `abi3`) on macOS and on 64-bit Windows, each with its SHA-256 as the lock has it.
@@ -25,7 +25,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCK = ROOT / "requirements" / "runtime.txt"
+LOCK = ROOT / "requirements.txt"
 DATA = Path(__file__).with_name("runtime_wheels.json")
 
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")

@@ -23,7 +23,7 @@ def _key(pin: Pin) -> str:
 def test_the_record_is_of_this_lock() -> None:
     assert PINS, f"no pins read from {LOCK}"
     assert sorted(RECORDED) == sorted(_key(pin) for pin in PINS), (
-        "tests/runtime_wheels.json is not of requirements/runtime.txt: "
+        "tests/runtime_wheels.json is not of requirements.txt: "
         "run `.venv/bin/python -m tests.runtime_wheels` after `make lock`"
     )
 

@@ -215,14 +215,21 @@ class Host:
 
 
 def lock_hash(repo: Path, commit: str) -> str:
-    """sha256 of the commit's runtime lock: the name of its virtualenv under venvs/."""
-    lock = subprocess.run(
-        ["git", "-C", str(repo), "show", f"{commit}:requirements/runtime.txt"],
-        capture_output=True,
-        timeout=60,
-        check=True,
-    ).stdout
-    return hashlib.sha256(lock).hexdigest()
+    """sha256 of the commit's runtime lock: the name of its virtualenv under venvs/.
+
+    The lock is requirements.txt, or requirements/runtime.txt in a commit from before it moved
+    (deploy/upgrade.sh reads either).
+    """
+    for path in ("requirements.txt", "requirements/runtime.txt"):
+        shown = subprocess.run(
+            ["git", "-C", str(repo), "show", f"{commit}:{path}"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        if shown.returncode == 0:
+            return hashlib.sha256(shown.stdout).hexdigest()
+    raise AssertionError(f"commit {commit} has no runtime lock")
 
 
 def install_previous_commit(tmp: Path, env: dict[str, str]) -> Path:

@@ -1,7 +1,7 @@
 """Computer players: pure Python beside the engine (no Django, Channels or Redis).
 
 ``decide(level, seat_view(state, seat), rng)`` gives the command a seat sends; see
-``docs/players.md``.
+``docs/computer-players.md``.
 """
 
 from game.engine.seat_view import SeatView, seat_view
