@@ -28,7 +28,7 @@ TRACK: Final = {
     "spaces": SCOREBOARD_SPACES,
     "dark": list(range(0, SCOREBOARD_SPACES, DARK_EVERY)),
 }
-"""The score track the scoreboard draws: its spaces and the dark ones (messengers.md §1)."""
+"""The score track the scoreboard draws: its spaces and the dark ones (rules/messengers.md §1)."""
 
 
 class NoSuchTable(LookupError):

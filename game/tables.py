@@ -307,7 +307,7 @@ def public_view_json(state: GameState) -> str:
 
 
 def record_of(table: Table) -> dict[str, Any]:
-    """The game record (record-format.md) of the table so far. It holds the hidden orders."""
+    """The game record (rules/record-format.md) of the table so far. It holds the hidden orders."""
     setup = dict(table.setup or {})
     actions = list(
         LogEntry.objects.filter(table=table).order_by("index").values_list("action", flat=True)

@@ -1,8 +1,8 @@
 """Base game: completion and scoring during play, majorities, and final scoring.
 
-Every expected number is worked out by hand from base-game.md. Coordinates: x grows east, y grows
-south; rotations are clockwise. The start tile is a D at (0, 0): city N, road W–E, field {EL, WR}
-between city and road (touches the city), field {ER, SL, SR, WL} south of the road.
+Every expected number is worked out by hand from rules/base-game.md. Coordinates: x grows east, y
+grows south; rotations are clockwise. The start tile is a D at (0, 0): city N, road W–E, field {EL,
+WR} between city and road (touches the city), field {ER, SL, SR, WL} south of the road.
 
 Turned tiles used below (edges N E S W):
     E 180 = F F C F (city S)         E 90 = F C F F (city E)        E 270 = F F F C (city W)
@@ -53,8 +53,8 @@ def _completed(g: Game) -> list[tuple[str, int, int]]:
 
 
 def test_follower_placed_on_a_city_this_turn_completes_scores_and_returns_at_once():
-    """base-game.md Rules, Completion and scoring: city 2 per tile; a follower placed this turn on
-    a feature this turn completes scores and returns at once.
+    """rules/base-game.md Rules, Completion and scoring: city 2 per tile; a follower placed this
+    turn on a feature this turn completes scores and returns at once.
 
         (0,-1) E 180, Ann's knight: closes the start tile's city, 2 tiles = 4 points."""
     g = _game(["E", "U"])
@@ -78,7 +78,7 @@ def test_follower_placed_on_a_city_this_turn_completes_scores_and_returns_at_onc
 
 
 def test_city_with_a_coat_of_arms_scores_two_per_tile_and_two_per_coat():
-    """base-game.md Rules, Completion: city 2 per tile + 2 per coat of arms.
+    """rules/base-game.md Rules, Completion: city 2 per tile + 2 per coat of arms.
 
         (0,-2) E 180   closes the city (Bob)
         (0,-1) F 90    city N–S with a coat of arms, Ann's knight
@@ -101,9 +101,9 @@ def test_city_with_a_coat_of_arms_scores_two_per_tile_and_two_per_coat():
 
 
 def test_a_city_that_crosses_a_tile_twice_counts_that_tile_once():
-    """base-game.md Rules, Completion: a tile counts once per feature, even if the feature crosses
-    it twice. Four tiles around a point; the I's two separate cities (N and W) are joined by the
-    ring, so the city crosses the I twice:
+    """rules/base-game.md Rules, Completion: a tile counts once per feature, even if the feature
+    crosses it twice. Four tiles around a point; the I's two separate cities (N and W) are joined by
+    the ring, so the city crosses the I twice:
 
         (0,1) N 180  --city--  (1,1) N 270
            |city                  |city
@@ -127,7 +127,7 @@ def test_a_city_that_crosses_a_tile_twice_counts_that_tile_once():
 
 
 def test_road_between_a_junction_and_a_monastery_scores_one_per_tile():
-    """base-game.md Rules, Completion: a road is complete when both ends end (junction,
+    """rules/base-game.md Rules, Completion: a road is complete when both ends end (junction,
     monastery); 1 point per tile.
 
         (-1,0) L 0 (junction)  ==  (0,0) D  ==  (1,0) A 90 (monastery), Ann's follower
@@ -145,7 +145,7 @@ def test_road_between_a_junction_and_a_monastery_scores_one_per_tile():
 
 
 def test_road_ending_at_two_cities_is_complete():
-    """base-game.md Rules, Completion: a road ending at a city on each side (S and T: the road
+    """rules/base-game.md Rules, Completion: a road ending at a city on each side (S and T: the road
     ends at the city); 1 per tile.
 
         (-1,0) S 270 (road E ends at its city) == (0,0) D == (1,0) T 90, Ann's follower
@@ -160,7 +160,7 @@ def test_road_ending_at_two_cities_is_complete():
 
 
 def test_road_loop_is_complete():
-    """base-game.md Rules, Completion: a road that closes into a loop is complete; 1 per tile.
+    """rules/base-game.md Rules, Completion: a road that closes into a loop is complete; 1 per tile.
 
         (0,1) V 270  ==  (1,1) V 0
           ||               ||
@@ -180,7 +180,7 @@ def test_road_loop_is_complete():
 
 
 def test_a_completed_road_without_followers_scores_nothing():
-    """base-game.md Rules, Completion: only players with followers on the feature score."""
+    """rules/base-game.md Rules, Completion: only players with followers on the feature score."""
     g = _game(["A", "L"])
     g.place(1, 0, 90).skip()
     g.place(-1, 0, 0).skip()
@@ -193,8 +193,8 @@ def test_a_completed_road_without_followers_scores_nothing():
 
 
 def test_monastery_surrounded_by_the_last_tile_of_the_game_scores_nine():
-    """base-game.md Rules, Completion: a monastery is complete when all 8 surrounding tiles are
-    placed; 9 points. Here the eighth neighbour is the last tile of the game: the monastery is
+    """rules/base-game.md Rules, Completion: a monastery is complete when all 8 surrounding tiles
+    are placed; 9 points. Here the eighth neighbour is the last tile of the game: the monastery is
     scored as completed (once), the follower returns, and final scoring has nothing left.
 
         (-1,0) U 90   (0,0) D      (1,0) U 90
@@ -221,9 +221,9 @@ def test_monastery_surrounded_by_the_last_tile_of_the_game_scores_nine():
 
 
 def test_monastery_surrounded_during_play_scores_nine_and_play_goes_on():
-    """base-game.md Rules, Completion: monastery complete when all 8 surrounding tiles are placed,
-    9 points; the monk returns before the next turn (same layout as above, one more tile left:
-    a U turned 90 at (2,0) continuing the road)."""
+    """rules/base-game.md Rules, Completion: monastery complete when all 8 surrounding tiles are
+    placed, 9 points; the monk returns before the next turn (same layout as above, one more tile
+    left: a U turned 90 at (2,0) continuing the road)."""
     g = _game(["B", "U", "U", "E", "E", "E", "E", "E", "U"])
     g.place(0, 1, 0).follower("monastery")
     for x, y, rotation in ((1, 0, 90), (-1, 0, 90), (1, 1, 90), (-1, 1, 270), (-1, 2, 270)):
@@ -268,7 +268,7 @@ def _three_cities(ann_on_the_third: bool) -> Game:
 
 
 def test_majority_scores_and_minority_scores_nothing():
-    """base-game.md Rules, Completion and scoring: the player with the most followers on a
+    """rules/base-game.md Rules, Completion and scoring: the player with the most followers on a
     completed feature scores it; a minority scores nothing; all followers return."""
     g = _three_cities(ann_on_the_third=True)
     _expect_choice(g, 0, 12, "city")
@@ -282,8 +282,8 @@ def test_majority_scores_and_minority_scores_nothing():
 
 
 def test_tied_majority_both_score_in_full():
-    """base-game.md Rules, Completion and scoring: ties, all tied players score the full value;
-    scoring seats are asked from the active seat on (Ann placed the joining tile)."""
+    """rules/base-game.md Rules, Completion and scoring: ties, all tied players score the full
+    value; scoring seats are asked from the active seat on (Ann placed the joining tile)."""
     g = _three_cities(ann_on_the_third=False)
     _expect_choice(g, 0, 12, "city")
     g.figure("meeple")
@@ -296,9 +296,9 @@ def test_tied_majority_both_score_in_full():
 
 
 def test_tie_scored_in_the_other_players_turn_asks_the_active_seat_first():
-    """base-game.md Rules, Completion and scoring (ties) with messengers.md §5: within a feature
-    the scoring seats are asked from the active seat on. Same cities, but Bob places the joining
-    R (a third tile for Bob at the start keeps the turns aligned)."""
+    """rules/base-game.md Rules, Completion and scoring (ties) with rules/messengers.md §5: within a
+    feature the scoring seats are asked from the active seat on. Same cities, but Bob places the
+    joining R (a third tile for Bob at the start keeps the turns aligned)."""
     g = _game(["U", "K", "N", "E", "N", "R"])
     g.place(-1, 0, 90).skip()  # Ann
     g.place(1, 0, 0).follower("city", "N")  # Bob
@@ -314,8 +314,8 @@ def test_tie_scored_in_the_other_players_turn_asks_the_active_seat_first():
 
 
 def test_one_tile_completing_a_road_and_a_city_scores_road_first():
-    """base-game.md Rules, Completion and scoring: several features completed by one tile are all
-    scored (messengers.md §5 / engine order: roads, then cities).
+    """rules/base-game.md Rules, Completion and scoring: several features completed by one tile are
+    all scored (rules/messengers.md §5 / engine order: roads, then cities).
 
         (-1,-1) E 180 [A]   (0,-1) E 180 [B]
         (-1, 0) L 0         (0, 0) D ======== (1,0) A 90 [A on the road]
@@ -347,9 +347,9 @@ def test_one_tile_completing_a_road_and_a_city_scores_road_first():
 
 
 def test_final_scoring_of_incomplete_road_city_and_monastery():
-    """base-game.md Rules, End of game: incomplete road 1 per tile; city 1 per tile + 1 per coat of
-    arms; monastery 1 + number of surrounding tiles. With c2-hig (final_figure=player_choice) each
-    seat first chooses the figure that carries its total.
+    """rules/base-game.md Rules, End of game: incomplete road 1 per tile; city 1 per tile + 1 per
+    coat of arms; monastery 1 + number of surrounding tiles. With c2-hig
+    (final_figure=player_choice) each seat first chooses the figure that carries its total.
 
         (-1,0) U 90    (0,-1) F 90 [A, coat]
                        (0, 0) D        (1,0) U 90 [A on the road]
@@ -379,9 +379,9 @@ def test_final_scoring_of_incomplete_road_city_and_monastery():
 
 
 def test_field_scores_three_per_completed_city_each_city_once():
-    """base-game.md Rules, End of game, Fields: 3 points per completed city touching the field;
-    a field touching several cities; an incomplete city is not counted; a city the field touches
-    on two tiles counts once.
+    """rules/base-game.md Rules, End of game, Fields: 3 points per completed city touching the
+    field; a field touching several cities; an incomplete city is not counted; a city the field
+    touches on two tiles counts once.
 
         (0,-1) E 180   (1,-2) E 180           city 1: D + (0,-1), complete
                        (1,-1) E 0    (2,-1) E 0   city 2: (1,-1) + (1,-2), complete
@@ -404,7 +404,7 @@ def test_field_scores_three_per_completed_city_each_city_once():
 
 
 def test_field_touching_only_incomplete_cities_scores_nothing():
-    """base-game.md Rules, End of game, Fields: only completed cities count."""
+    """rules/base-game.md Rules, End of game, Fields: only completed cities count."""
     g = _game(["U", "E"])
     g.place(1, 0, 90).follower("field", "NL")
     g.place(1, -1, 0).skip()  # the field touches the start city and this E's city, both open
@@ -414,7 +414,7 @@ def test_field_touching_only_incomplete_cities_scores_nothing():
 
 
 def test_field_inside_a_curve_touches_no_city():
-    """base-game.md Tile catalogue: a field the table does not mark as touching a city touches
+    """rules/base-game.md Tile catalogue: a field the table does not mark as touching a city touches
     none (J: field inside the curve). Ann's farmer inside the curve of a J turned 180 that closes
     the start city; Bob's farmer on the E next to it joins the J's other field, which touches the
     completed city.
@@ -464,8 +464,8 @@ def _fields(ann_on_c: bool, join: bool) -> Game:
 
 
 def test_a_city_counts_for_every_field_that_touches_it():
-    """base-game.md Rules, End of game, Fields: each city counts for every field that touches it.
-    City 1 counts for Ann's field A (with city 2: 6) and Bob's field B (3); city 2 counts for A
+    """rules/base-game.md Rules, End of game, Fields: each city counts for every field that touches
+    it. City 1 counts for Ann's field A (with city 2: 6) and Bob's field B (3); city 2 counts for A
     and for Ann's field C (3): Ann 6 + 3 = 9, Bob 3."""
     g = _fields(ann_on_c=True, join=False)
     assert Counter(_points(g)) == Counter([(0, 6), (0, 3), (1, 3)])
@@ -473,16 +473,16 @@ def test_a_city_counts_for_every_field_that_touches_it():
 
 
 def test_field_majority_takes_the_field_and_the_minority_nothing():
-    """base-game.md Rules, End of game, Fields: the majority holder(s) score. The B at (1,-1) joins
-    fields A, B and C into one field (Ann 2 farmers, Bob 1) touching cities 1 and 2: Ann 6."""
+    """rules/base-game.md Rules, End of game, Fields: the majority holder(s) score. The B at (1,-1)
+    joins fields A, B and C into one field (Ann 2 farmers, Bob 1) touching cities 1 and 2: Ann 6."""
     g = _fields(ann_on_c=True, join=True)
     assert _points(g) == [(0, 6)]
     assert g.of_type("game_over")[-1]["scores"] == [6, 0]
 
 
 def test_tied_field_both_score_in_full():
-    """base-game.md Rules, End of game, Fields, and Completion (ties): Ann 1 farmer and Bob 1 on
-    the joined field touching cities 1 and 2: both score 6."""
+    """rules/base-game.md Rules, End of game, Fields, and Completion (ties): Ann 1 farmer and Bob 1
+    on the joined field touching cities 1 and 2: both score 6."""
     g = _fields(ann_on_c=False, join=True)
     assert Counter(_points(g)) == Counter([(0, 6), (1, 6)])
     assert g.of_type("game_over")[-1]["scores"] == [6, 6]

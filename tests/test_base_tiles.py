@@ -1,7 +1,7 @@
 """Base game: the tile catalogue, rotation, tile placement, followers, and seats.
 
-Everything here is checked against base-game.md, transcribed by hand below (never copied from the
-engine). Coordinates: x grows east, y grows south; rotations are clockwise.
+Everything here is checked against rules/base-game.md, transcribed by hand below (never copied from
+the engine). Coordinates: x grows east, y grows south; rotations are clockwise.
 
 The start tile is a D at (0, 0), rotation 0:
 
@@ -26,7 +26,7 @@ from game.engine.tiles import CATALOGUE, ORIENTED, facing_half_edge, rotate_loca
 from game.engine.views import pending, view
 from tests.scenario import Game
 
-# The catalogue of base-game.md, transcribed independently. Each feature is written as
+# The catalogue of rules/base-game.md, transcribed independently. Each feature is written as
 # "kind locations" with "+coat" for a coat of arms, and "> E1 E2" after a field naming (by one edge
 # each) the cities it touches.
 TABLE: dict[str, tuple[int, str, list[str]]] = {
@@ -104,7 +104,7 @@ def _turn(location: str, rotation: int) -> str:
 
 
 def _table_features(letter: str, rotation: int = 0) -> Counter[Normalized]:
-    """The features of a tile as base-game.md lists them, turned by ``rotation``."""
+    """The features of a tile as rules/base-game.md lists them, turned by ``rotation``."""
     parsed = []
     for text in TABLE[letter][2]:
         words, _, touched = text.partition(">")
@@ -166,7 +166,7 @@ def _game(tiles: list[str], players: tuple[str, ...] = ("Ann", "Bob")) -> Game:
 
 
 def test_catalogue_has_72_tiles_with_the_counts_of_the_table():
-    """base-game.md Tile catalogue: 72 tiles, the count of each letter as in the table."""
+    """rules/base-game.md Tile catalogue: 72 tiles, the count of each letter as in the table."""
     assert sum(count for count, _, _ in TABLE.values()) == 72
     assert set(CATALOGUE) == set(TABLE)
     for letter, (count, _, _) in TABLE.items():
@@ -174,7 +174,7 @@ def test_catalogue_has_72_tiles_with_the_counts_of_the_table():
 
 
 def test_a_shuffled_game_deals_the_71_tiles_other_than_the_start_tile():
-    """base-game.md Tile catalogue: the start tile D plus 71 shuffled tiles."""
+    """rules/base-game.md Tile catalogue: the start tile D plus 71 shuffled tiles."""
     state, _ = new_game(["Ann", "Bob"], "c2-hig", seed=11)
     # The first tile has been drawn already and waits to be placed.
     dealt = Counter(state.bag) + Counter([state.tile])
@@ -193,20 +193,20 @@ def test_a_shuffled_game_deals_the_71_tiles_other_than_the_start_tile():
     ids=["nine-U", "four-D-besides-the-start", "two-C", "unknown"],
 )
 def test_a_stack_holding_more_tiles_than_the_game_has_is_refused(tiles):
-    """base-game.md Tile catalogue: counts per letter (the start tile is one of the four D)."""
+    """rules/base-game.md Tile catalogue: counts per letter (the start tile is one of the D)."""
     with pytest.raises(IllegalCommand):
         new_game(["Ann", "Bob"], "c2-hig", tiles=tiles)
 
 
 def test_a_stack_with_every_remaining_tile_of_a_letter_is_accepted():
-    """base-game.md Tile catalogue: three D remain besides the start tile, and 9 V exist."""
+    """rules/base-game.md Tile catalogue: three D remain besides the start tile, and 9 V exist."""
     state, _ = new_game(["Ann", "Bob"], "c2-hig", tiles=["D"] * 3 + ["V"] * 9)
     assert state.tile == "D"
 
 
 @pytest.mark.parametrize("letter", sorted(TABLE))
 def test_tile_edges_and_features_in_canonical_orientation(letter):
-    """base-game.md Tile catalogue: edges N E S W and each feature (road, city with coat of
+    """rules/base-game.md Tile catalogue: edges N E S W and each feature (road, city with coat of
     arms, monastery, fields with the cities they touch) in canonical orientation."""
     assert ORIENTED[letter][0].edges == tuple(TABLE[letter][1])
     assert _engine_features(letter) == _table_features(letter)
@@ -215,13 +215,13 @@ def test_tile_edges_and_features_in_canonical_orientation(letter):
 @pytest.mark.parametrize("rotation", [90, 180, 270])
 @pytest.mark.parametrize("letter", sorted(TABLE))
 def test_tile_edges_and_features_after_rotation(letter, rotation):
-    """base-game.md Conventions, Rotation: clockwise, N→E→S→W and the half-edges with them."""
+    """rules/base-game.md Conventions, Rotation: clockwise, N→E→S→W and the half-edges with them."""
     assert ORIENTED[letter][rotation].edges == _turned_edges(TABLE[letter][1], rotation)
     assert _engine_features(letter, rotation) == _table_features(letter, rotation)
 
 
 def test_rotation_of_edges_and_half_edges():
-    """base-game.md Conventions: turning 90° maps N→E, E→S, S→W, W→N and NL→EL, …"""
+    """rules/base-game.md Conventions: turning 90° maps N→E, E→S, S→W, W→N and NL→EL, …"""
     for location, turned in CLOCKWISE_90.items():
         assert rotate_location(location, 90) == turned
         assert rotate_location(location, 0) == location
@@ -249,8 +249,8 @@ def test_rotation_of_edges_and_half_edges():
 
 
 def test_facing_half_edges_swap_left_and_right():
-    """base-game.md Conventions, Half-edges: each half is named from its own tile's centre, so the
-    west half of a north edge (NL) touches the west half of the neighbour's south edge (SR)."""
+    """rules/base-game.md Conventions, Half-edges: each half is named from its own tile's centre, so
+    the west half of a north edge (NL) touches the west half of the neighbour's south edge (SR)."""
     assert facing_half_edge("NL") == "SR"
     assert facing_half_edge("NR") == "SL"
     assert facing_half_edge("EL") == "WR"
@@ -260,8 +260,8 @@ def test_facing_half_edges_swap_left_and_right():
 
 
 def test_a_rotated_tile_offers_its_features_at_the_rotated_locations():
-    """base-game.md Conventions, Rotation and Half-edges: a J turned 90° east of the start tile has
-    its city E, its road S–W, the field inside the curve at {SR WL} and the other field at
+    """rules/base-game.md Conventions, Rotation and Half-edges: a J turned 90° east of the start
+    tile has its city E, its road S–W, the field inside the curve at {SR WL} and the other field at
     {SL WR NL NR}; features are named by a location in board orientation."""
     g = _game(["J"])
     g.place(1, 0, 90)
@@ -323,8 +323,8 @@ NEXT_TO_START = {
 
 @pytest.mark.parametrize("letter", sorted(NEXT_TO_START))
 def test_legal_placements_next_to_the_start_tile(letter):
-    """base-game.md Rules, Placing: a tile must touch a placed tile edge to edge and every touching
-    edge must match; all four cells around the start tile × four rotations, worked out by hand."""
+    """rules/base-game.md Rules, Placing: a tile must touch a placed tile edge to edge and every
+    touching edge must match; the four cells around the start tile × four rotations, by hand."""
     g = _game([letter])
     offered = g.pending
     assert offered["type"] == "place_tile" and offered["tile"] == letter
@@ -342,8 +342,8 @@ def test_legal_placements_next_to_the_start_tile(letter):
 
 
 def test_a_tile_must_touch_a_placed_tile_edge_to_edge():
-    """base-game.md Rules, Placing: a drawn tile must touch at least one placed tile edge to edge;
-    a cell far away or touching only at a corner is refused, and nothing changes."""
+    """rules/base-game.md Rules, Placing: a drawn tile must touch at least one placed tile edge to
+    edge; a cell far away or touching only at a corner is refused, and nothing changes."""
     g = _game(["B"])
     before = g.state
     for x, y in ((5, 5), (1, 1), (-1, -1), (0, 2)):
@@ -356,7 +356,7 @@ def test_a_tile_must_touch_a_placed_tile_edge_to_edge():
 
 
 def test_an_occupied_cell_is_refused():
-    """base-game.md Rules, Placing: a tile goes on an empty cell (the start tile's is taken)."""
+    """rules/base-game.md Rules, Placing: a tile goes on an empty cell (not the start tile's)."""
     g = _game(["D"])
     with pytest.raises(IllegalCommand):
         g.place(0, 0, 0)
@@ -364,7 +364,7 @@ def test_an_occupied_cell_is_refused():
 
 
 def test_an_occupied_cell_is_refused_for_a_later_tile():
-    """base-game.md Rules, Placing: a cell holding a tile is never offered nor accepted again."""
+    """rules/base-game.md Rules, Placing: a cell holding a tile is never offered nor accepted."""
     g = _game(["U", "U"])
     g.place(1, 0, 90).skip()
     assert g.pending["seat"] == 1
@@ -378,7 +378,7 @@ def test_an_occupied_cell_is_refused_for_a_later_tile():
 
 
 def test_every_touching_edge_must_match():
-    """base-game.md Rules, Placing: every touching edge must match, not only one of them.
+    """rules/base-game.md Rules, Placing: every touching edge must match, not only one of them.
 
     (0,-1) E 180    (1,-1) ?          the cell (1,-1) touches the field east edge of the E
     (0, 0) D        (1, 0) U 90       and the field north edge of the U: a V fits only when
@@ -401,7 +401,7 @@ def test_every_touching_edge_must_match():
 
 
 def test_a_rotation_that_is_not_a_quarter_turn_is_refused():
-    """base-game.md Conventions, Rotation: 0, 90, 180 or 270 degrees only."""
+    """rules/base-game.md Conventions, Rotation: 0, 90, 180 or 270 degrees only."""
     g = _game(["E"])
     with pytest.raises(MalformedCommand):
         cmd.parse_command({"type": "place_tile", "x": 0, "y": -1, "rotation": 45})
@@ -418,7 +418,7 @@ def test_a_rotation_that_is_not_a_quarter_turn_is_refused():
 
 
 def test_only_the_active_seat_places_its_tile():
-    """base-game.md Rules, Placing: the drawn tile is placed by the player who drew it."""
+    """rules/base-game.md Rules, Placing: the drawn tile is placed by the player who drew it."""
     g = _game(["U"])
     with pytest.raises(NotYourDecision):
         g.place(1, 0, 90, seat=1)
@@ -426,7 +426,7 @@ def test_only_the_active_seat_places_its_tile():
 
 
 def test_a_tile_that_fits_nowhere_is_discarded_and_the_next_drawn():
-    """base-game.md Rules, Placing: a tile that fits nowhere is discarded and another is drawn.
+    """rules/base-game.md Rules, Placing: a tile that fits nowhere is discarded, another drawn.
 
     Once an E (turned 180) closes the start tile's city, no open cell demands only cities:
 
@@ -452,8 +452,8 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_the_next_drawn():
 
 
 def test_a_last_tile_that_fits_nowhere_ends_the_game():
-    """base-game.md Rules, Placing and End of game: a discarded last tile leaves nothing to draw,
-    so the game ends (final scoring runs)."""
+    """rules/base-game.md Rules, Placing and End of game: a discarded last tile leaves nothing to
+    draw, so the game ends (final scoring runs)."""
     g = _game(["E", "C"])
     g.place(0, -1, 180).skip()
     assert [event["tile"] for event in g.of_type("tile_discarded")] == ["C"]
@@ -466,7 +466,7 @@ def test_a_last_tile_that_fits_nowhere_ends_the_game():
 
 
 def test_each_player_starts_with_seven_followers():
-    """base-game.md Rules, Followers: each player has 7 followers."""
+    """rules/base-game.md Rules, Followers: each player has 7 followers."""
     g = _game(["U"], players=("Ann", "Bob", "Cy"))
     assert [g.player(seat).followers for seat in range(3)] == [7, 7, 7]
     seen = view(g.state, 1)
@@ -474,7 +474,7 @@ def test_each_player_starts_with_seven_followers():
 
 
 def test_the_spots_offered_are_the_features_of_the_tile_just_placed():
-    """base-game.md Rules, Followers: one follower on a feature of the tile just placed (road,
+    """rules/base-game.md Rules, Followers: one follower on a feature of the tile just placed (road,
     city, monastery, field); the pending decision lists them."""
     g = _game(["U", "A"])
     g.place(1, 0, 90)
@@ -509,7 +509,7 @@ def test_the_spots_offered_are_the_features_of_the_tile_just_placed():
 
 
 def test_a_follower_goes_only_on_a_feature_of_the_tile_just_placed():
-    """base-game.md Rules, Followers: only on a feature of the tile just placed; a feature the
+    """rules/base-game.md Rules, Followers: only on a feature of the tile just placed; a feature the
     tile does not have is refused, and the feature may be named by any of its locations."""
     g = _game(["U"])
     g.place(1, 0, 90)
@@ -525,9 +525,9 @@ def test_a_follower_goes_only_on_a_feature_of_the_tile_just_placed():
 
 
 def test_no_follower_on_a_road_already_occupied_on_another_tile():
-    """base-game.md Rules, Followers: only if no follower stands anywhere on the whole connected
-    feature. Ann's follower on the road east of the start tile occupies the start tile's road, so
-    Bob's straight road west of the start tile joins an occupied road."""
+    """rules/base-game.md Rules, Followers: only if no follower stands anywhere on the whole
+    connected feature. Ann's follower on the road east of the start tile occupies the start tile's
+    road, so Bob's straight road west of the start tile joins an occupied road."""
     g = _game(["U", "U"])
     g.place(1, 0, 90).follower("road", "E")
     g.place(-1, 0, 90)
@@ -543,8 +543,8 @@ def test_no_follower_on_a_road_already_occupied_on_another_tile():
 
 
 def test_no_follower_on_a_field_already_occupied_on_another_tile():
-    """base-game.md Rules, Followers: fields join across tiles through matching half-edges. Ann's
-    farmer north of the road at (1,0) stands on the start tile's field {EL, WR}, which Bob's
+    """rules/base-game.md Rules, Followers: fields join across tiles through matching half-edges.
+    Ann's farmer north of the road at (1,0) stands on the start tile's field {EL, WR}, which Bob's
     straight road at (-1,0) continues on its north side; the south field is free."""
     g = _game(["U", "U"])
     g.place(1, 0, 90).follower("field", "NL")
@@ -556,8 +556,8 @@ def test_no_follower_on_a_field_already_occupied_on_another_tile():
 
 
 def test_no_follower_on_a_city_already_occupied_on_another_tile():
-    """base-game.md Rules, Followers: a city joined across tiles. Ann's knight on the F north of
-    the start tile; Bob's F above continues the same city, so only its fields are offered."""
+    """rules/base-game.md Rules, Followers: a city joined across tiles. Ann's knight on the F north
+    of the start tile; Bob's F above continues the same city, so only its fields are offered."""
     g = _game(["F", "F"])
     g.place(0, -1, 90).follower("city", "N")
     g.place(0, -2, 90)
@@ -568,8 +568,8 @@ def test_no_follower_on_a_city_already_occupied_on_another_tile():
 
 
 def test_a_separate_city_on_the_same_tile_is_free():
-    """base-game.md Rules, Followers and Tile catalogue (H: two separate cities). Ann's knight on
-    the F north of the start tile; Bob's H turned 90 above it has cities N and S: S joins Ann's
+    """rules/base-game.md Rules, Followers and Tile catalogue (H: two separate cities). Ann's knight
+    on the F north of the start tile; Bob's H turned 90 above it has cities N and S: S joins Ann's
     city and is refused, N is a city of its own and is offered.
 
         (0,-2) H 90   city N | city S
@@ -590,8 +590,8 @@ def test_a_separate_city_on_the_same_tile_is_free():
 
 
 def test_no_follower_when_the_supply_is_empty():
-    """base-game.md Rules, Followers: a follower comes from the supply of 7; with none left, no
-    spot is offered and placing one is refused.
+    """rules/base-game.md Rules, Followers: a follower comes from the supply of 7; with none left,
+    no spot is offered and placing one is refused.
 
     A column of tiles going south from the start tile: Ann's straight roads (U turned 90) at odd
     y, each a separate road with one of her followers; Bob's tiles at even y (B, E turned 90)."""
@@ -629,7 +629,7 @@ def test_no_follower_when_the_supply_is_empty():
 
 @pytest.mark.parametrize("count", [2, 3, 4, 5, 6])
 def test_two_to_six_players(count):
-    """base-game.md Rules: 2 to 5 players in the base game, up to 6 with the six messenger
+    """rules/base-game.md Rules: 2 to 5 players in the base game, up to 6 with the six messenger
     colours."""
     names = [f"P{seat}" for seat in range(count)]
     state, _ = new_game(names, "c2-hig", tiles=["U"])
@@ -639,14 +639,14 @@ def test_two_to_six_players(count):
 
 @pytest.mark.parametrize("count", [0, 1, 7])
 def test_fewer_than_two_or_more_than_six_players_are_refused(count):
-    """base-game.md Rules: 2 to 6 players."""
+    """rules/base-game.md Rules: 2 to 6 players."""
     with pytest.raises(IllegalCommand):
         new_game([f"P{seat}" for seat in range(count)], "c2-hig", tiles=["U"])
 
 
 def test_seats_play_in_order_and_wrap_around():
-    """base-game.md Rules: seat 0 plays first, then each seat in order (record-format.md,
-    players: names in seat order)."""
+    """rules/base-game.md Rules: seat 0 plays first, then each seat in order
+    (rules/record-format.md, players: names in seat order)."""
     g = _game(["U", "U", "U", "U", "U"], players=("Ann", "Bob", "Cy"))
     moves = [(1, 0), (2, 0), (3, 0), (-1, 0), (-2, 0)]
     seats = []

@@ -1,5 +1,5 @@
 """Open cells' demand patterns: numbers that say which edge kind each side of an empty cell
-demands, and legal placements read from them (base-game.md: a tile is placed edge to edge with
+demands, and legal placements read from them (rules/base-game.md: a tile is placed edge to edge with
 at least one placed tile, every touching edge matching)."""
 
 from __future__ import annotations

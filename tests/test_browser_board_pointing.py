@@ -37,8 +37,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def road_game() -> Game:
-    """Ann's meeple on a road closed by two junctions (base-game.md: a road is complete when both
-    ends are closed), scored for 4 points; Bob to place."""
+    """Ann's meeple on a road closed by two junctions (rules/base-game.md: a road is complete when
+    both ends are closed), scored for 4 points; Bob to place."""
     g = Game("c2-hig", tiles=TILES, messages=MESSAGES)
     g.place(-1, 0, 0).follower("road", "E")
     g.place(1, 0, 90).skip()

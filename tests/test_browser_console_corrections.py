@@ -1,10 +1,10 @@
-"""Issue 13 on the tabletop console, in Chromium against a real Daphne: a shared scoring is one
-entry with a figure per player (from the host's laptop and from a phone whose seat shares it),
-and the host corrects earlier entries through the page: a past 66 becomes 6 after the preview
-shown, a deletion's preview names the message resolution that no longer applies, a figure is
-adjusted by -3. The phone never sees the correction controls. After every step the pages show
-the scores the engine gives for the same decisions (docs/protocol.md, "Tabletop entries" and
-"Corrections")."""
+"""Shared scorings and corrections on the tabletop console, in Chromium against a real Daphne: a
+shared scoring is one entry with a figure per player (from the host's laptop and from a phone
+whose seat shares it), and the host corrects earlier entries through the page: a past 66 becomes
+6 after the preview shown, a deletion's preview names the message resolution that no longer
+applies, a figure is adjusted by -3. The phone never sees the correction controls. After every
+step the pages show the scores the engine gives for the same decisions (docs/protocol.md,
+"Tabletop entries" and "Corrections")."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_shared_scorings_and_the_hosts_corrections(server: str, browser: Browser
     view = engine.add(0, "choose_figure", figure="meeple")
     shows(pages, view)
 
-    # The typo of the issue: 66 for Ann's city (confirmed), then Bob's 3 on his meeple.
+    # A typo: 66 for Ann's city (confirmed), then Bob's 3 on his meeple.
     panel.locator("#cs-points").fill("66")
     panel.locator('button[data-act="category"][data-cat="city"]').click()
     panel.locator('button[data-act="score"][data-figure="meeple"]').click()
@@ -233,8 +233,8 @@ def test_shared_scorings_and_the_hosts_corrections(server: str, browser: Browser
 def test_a_shared_scoring_shows_the_figure_fixed_for_the_turn(
     server: str, browser: Browser
 ) -> None:
-    """messengers.md §3, figure_choice = per_turn (c3): once Ann's points of the turn went on her
-    meeple, her share of a shared scoring shows the meeple fixed (the messenger is not offered)
+    """rules/messengers.md §3, figure_choice = per_turn (c3): once Ann's points of the turn went on
+    her meeple, her share of a shared scoring shows the meeple fixed (the messenger is not offered)
     while Bob, not yet fixed, chooses his; the one entry fixes his figure for the turn too."""
     watch = ConsoleWatch()
     host = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900}).new_page()

@@ -1,8 +1,8 @@
 """The tabletop console renders what the server decides, in Chromium against a real Daphne: a
 player's name is text wherever it shows, never markup; the figure buttons' landing and message
-note are the server's entry preview (the alone rule of c2-zmg included, messengers.md §3
+note are the server's entry preview (the alone rule of c2-zmg included, rules/messengers.md §3
 alone_rule); the undo bar's words are the server's `undo_text`; and C3's message 4 says "Play an
-extra turn" on the card and its button, as the server words it (messengers.md §3 extra_tile)."""
+extra turn" on the card and its button, as the server says (rules/messengers.md §3 extra_tile)."""
 
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def test_a_name_that_looks_like_markup_is_shown_as_text(
 def test_the_figure_buttons_say_what_the_server_previews_under_the_alone_rule(
     server: str, browser: Browser
 ) -> None:
-    """c2-zmg (messengers.md §3 alone_rule): Bob's messenger stands on 5, a dark space; Ann, whose
-    turn it is, enters 5 points: her meeple would land beside it, and the button says the
+    """c2-zmg (rules/messengers.md §3 alone_rule): Bob's messenger stands on 5, a dark space; Ann,
+    whose turn it is, enters 5 points: her meeple would land beside it, and the button says the
     server's note (no message), not a promise. The page asks once for that draft."""
     watch = ConsoleWatch()
     host, frames = tabletop_console(server, browser, "c2-zmg")
@@ -191,7 +191,7 @@ def test_the_undo_bar_says_the_servers_words(server: str, browser: Browser) -> N
 
 
 def test_c3_message_4_says_play_an_extra_turn(server: str, browser: Browser) -> None:
-    """C3 (messengers.md §3 extra_tile = extra_turn): message 4's card and its button say the
+    """C3 (rules/messengers.md §3 extra_tile = extra_turn): message 4's card and its button say the
     server's "Play an extra turn", never "Place one more tile"."""
     watch = ConsoleWatch()
     host, frames = tabletop_console(server, browser, "c3")

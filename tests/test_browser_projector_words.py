@@ -4,7 +4,7 @@
   status, reveal, outcome, ranking and breakdown, story) and on the story page, and no element is
   made of it.
 * A message is named in the edition's words: the 3rd edition's message 4 is an extra turn
-  (messengers.md, C3 extra_tile = extra_turn), the 2nd edition's one more tile
+  (rules/messengers.md, C3 extra_tile = extra_turn), the 2nd edition's one more tile
   (extra_tile = immediate); the outcome is the server's log line of the update that resolved it
   and the lines of what it scored, never a line that repeats the resolution.
 * The track's dark spaces are the ones the server lists in `table.track`, whatever they are.
@@ -98,7 +98,7 @@ def test_a_name_like_markup_shows_as_text_everywhere(server: str, browser: Brows
     expect(tv.locator(".pj-status .pj-turn")).to_contain_text(f"{HOSTILE}\u2019s turn")
     expect(tv.locator(".sb-name-text").first).to_have_text(HOSTILE)
 
-    # A message drawn (messengers.md: a figure ending on a dark space draws), then resolved.
+    # A message drawn (rules/messengers.md: a figure ending on a dark space draws), then resolved.
     send(host, 0, "score", points=5, figure="messenger")
     shown = overlay_at(tv, send(host, 0, "end_turn"))
     assert f"{HOSTILE} draws a message" in plain(shown["text"]), shown
@@ -147,7 +147,7 @@ def test_a_name_like_markup_shows_as_text_everywhere(server: str, browser: Brows
 def test_the_third_editions_message_4_is_an_extra_turn_in_the_servers_words(
     server: str, browser: Browser
 ) -> None:
-    """messengers.md, C3: message 4 gives an extra turn (extra_tile = extra_turn)."""
+    """rules/messengers.md, C3: message 4 gives an extra turn (extra_tile = extra_turn)."""
     watch = ConsoleWatch()
     host = seated(browser, server, ["Ann", "Bob"], "c3")
     host.frame({"type": "start"}, "snapshot")
@@ -177,7 +177,7 @@ def test_the_third_editions_message_4_is_an_extra_turn_in_the_servers_words(
 def test_the_second_editions_message_4_is_one_more_tile_in_the_servers_words(
     server: str, browser: Browser
 ) -> None:
-    """messengers.md, C2: message 4 places one more tile at once (extra_tile = immediate)."""
+    """rules/messengers.md, C2: message 4 places one more tile at once (extra_tile = immediate)."""
     watch = ConsoleWatch()
     host = seated(browser, server, ["Ann", "Bob"], "c2-hig")
     host.frame({"type": "start"}, "snapshot")

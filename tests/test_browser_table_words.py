@@ -159,7 +159,7 @@ def test_server_words_marks_and_names_as_text(server: str, browser: Browser) -> 
     shows_as_text(bob, EVIL, "#log")
 
     # T12: Bob's meeple would land on 10, where Ann's meeple stands: no message promised, the
-    # server's note instead (messengers.md §3 alone_rule).
+    # server's note instead (rules/messengers.md §3 alone_rule).
     done = at_message + 1
     play(links, actions[done:])
     for page in (ann, bob):

@@ -216,7 +216,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     panel(host).locator('button[data-act="points"][data-n="5"]').click()
     messenger = panel(host).locator('button[data-act="score"][data-figure="messenger"]')
     expect(messenger).to_contain_text("0 → 5")
-    # The server's note and rule (only the player whose turn it is draws: messengers.md §1).
+    # The server's note and rule (only the player whose turn it is draws: rules/messengers.md §1).
     expect(messenger.locator(".dark-tag")).to_have_text(
         "dark, but only \u2068Ann\u2069 draws messages this turn"
     )
@@ -397,11 +397,11 @@ def seat_pressed(page: Page) -> Any:
 
 
 def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
-    """Issue 13, item 3: the keyboard enters a turn (player, points, category, figure, end
-    turn, undo) with focus kept where the next entry starts; 66 asks first; the figure buttons
-    show a lap; a phone's refused entry stays on its screen with the reason; an entry whose
-    answer was lost counts once; a double click or a repeated key ends one turn; only the host
-    ends and finishes the game, after a confirmation."""
+    """Entry at the speed of the table: the keyboard enters a turn (player, points, category,
+    figure, end turn, undo) with focus kept where the next entry starts; 66 asks first; the figure
+    buttons show a lap; a phone's refused entry stays on its screen with the reason; an entry
+    whose answer was lost counts once; a double click or a repeated key ends one turn; only the
+    host ends and finishes the game, after a confirmation."""
     from tests.browser_pages import create_table, join
 
     watch = ConsoleWatch()

@@ -64,8 +64,8 @@ def plain(text: str) -> str:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_correcting_the_points_of_an_earlier_entry(preset):
-    """The typo of the issue: 66 for 6, noticed after Bob's entry. Corrected in place, Bob's
-    entry stays, and the game stands as if 6 had been entered."""
+    """A typo: 66 for 6, noticed after Bob's entry. Corrected in place, Bob's entry stays, and the
+    game stands as if 6 had been entered."""
     g = table(preset).score(0, 66, "meeple", "city").score(1, 4, "messenger")
     correct(g, 0, {"seat": 0, "type": "score", "points": 6, "figure": "meeple", "category": "city"})
     same_game(g, table(preset).score(0, 6, "meeple", "city").score(1, 4, "messenger"))
@@ -119,8 +119,8 @@ SHARES = [{"seat": 0, "figure": "meeple"}, {"seat": 1, "figure": "meeple"}]
 
 def test_correcting_a_shared_scoring_changes_its_points_and_one_shares_figure():
     """docs/records.md, "Corrections": a ``score_shared`` is corrected like a ``score``, whole
-    (record-format.md: one action for every share). Ann and Bob's city of 4 (both meeples) was 6,
-    Bob's on the messenger: corrected in place, Bob's later entry stays, and the game stands as
+    (rules/record-format.md: one action for every share). Ann and Bob's city of 4 (both meeples) was
+    6, Bob's on the messenger: corrected in place, Bob's later entry stays, and the game stands as
     if it had been entered so; the record replays to the same state."""
     g = shared(table().score(0, 2, "meeple"), 4, SHARES).score(1, 3, "messenger")
     fixed = [{"seat": 0, "figure": "meeple"}, {"seat": 1, "figure": "messenger"}]
@@ -149,7 +149,7 @@ def test_deleting_a_shared_scoring_takes_it_from_every_share():
 
 
 def test_correcting_a_message_resolution_keeps_its_choice():
-    """A tabletop resolve_message with points (record-format.md, "Targets of resolve_message":
+    """A tabletop resolve_message with points (rules/record-format.md, "Targets of resolve_message":
     the value counted at the table) is corrected like a score; its choice stays."""
     g = table().score(0, 5, "meeple").end_turn().resolve("action", points=4).figure("messenger")
     entry = 2
@@ -168,7 +168,7 @@ def test_correcting_a_message_resolution_keeps_its_choice():
 
 @pytest.mark.parametrize("preset", ["c1-zmg", "c2-hig", "c2-zmg"])
 def test_a_correction_that_removes_a_message_makes_its_resolution_lapse(preset):
-    """messengers.md §1 (the active player's figure ends on a dark space: a message is drawn):
+    """rules/messengers.md §1 (the active player's figure ends on a dark space: a message is drawn):
     Ann's 5 (dark) drew message 3, resolved for 4 points; she had scored 6. Corrected, no message
     is drawn at the end of her turn: the resolution and its figure choice no longer apply, are
     listed and told; Bob's turn goes on; the stack keeps its order, 3 still on top."""
@@ -211,7 +211,7 @@ def test_a_correction_that_changes_the_message_drawn_makes_the_old_resolution_la
 
 
 def test_the_corrected_entry_itself_must_be_legal_there():
-    """messengers.md §3 figure_choice = per_turn (c3): Ann's second score of the turn on the
+    """rules/messengers.md §3 figure_choice = per_turn (c3): Ann's second score of the turn on the
     messenger is refused while her first is on the meeple; nothing changes."""
     g = table("c3").score(0, 3, "meeple").score(0, 2, "meeple")
     before = g.state
@@ -368,8 +368,8 @@ def test_a_correction_from_a_start_state_matches_one_from_the_setup():
 
 
 def test_a_correction_onto_a_dark_space_draws_the_message_there_and_later_entries_lapse():
-    """messengers.md §1: Ann's 4 was a 5 (dark). Corrected, message 3 is drawn at the end of her
-    turn, from the top of the stack as fixed at the start; the game waits there, so Bob's later
+    """rules/messengers.md §1: Ann's 4 was a 5 (dark). Corrected, message 3 is drawn at the end of
+    her turn, from the top of the stack as fixed at the start; the game waits there, so Bob's later
     entries no longer apply and are listed (the preview shows this before the host confirms)."""
     g = table().score(0, 4, "meeple").end_turn().score(1, 2, "meeple")
     correct(g, 0, {"seat": 0, "type": "score", "points": 5, "figure": "meeple"})
@@ -382,8 +382,8 @@ def test_a_correction_onto_a_dark_space_draws_the_message_there_and_later_entrie
 
 
 def test_a_corrected_entry_names_its_figure_unless_a_figure_choice_follows_it():
-    """messengers.md §3 figure_choice = per_scoring (c2-hig: the scoring player picks the figure
-    for each scoring): Ann's 66 on the meeple corrected to a 6 with no figure would leave the
+    """rules/messengers.md §3 figure_choice = per_scoring (c2-hig: the scoring player picks the
+    figure for each scoring): Ann's 66 on the meeple corrected to a 6 with no figure would leave the
     game asking her which figure, behind which Bob's entry would lapse: refused, with the reason.
     An entry whose figure was chosen afterwards is corrected without one: the choice applies."""
     g = table().score(0, 66, "meeple").score(1, 4, "messenger")
@@ -396,7 +396,7 @@ def test_a_corrected_entry_names_its_figure_unless_a_figure_choice_follows_it():
 
 
 def test_a_correction_that_undraws_a_waiting_message_says_so():
-    """messengers.md §3 (a messenger ending on a dark space draws a message): Ann's 5 puts her
+    """rules/messengers.md §3 (a messenger ending on a dark space draws a message): Ann's 5 puts her
     meeple on dark space 5 and her end of turn draws a message, still waiting to be decided;
     corrected to 4, it is no longer drawn. That message is in no entry, so it cannot lapse like
     one: an ``undrawn`` event names it and it goes back on top (the stack's order unchanged)."""

@@ -1,7 +1,7 @@
 """The engine's own rulings and conventions (docs/engine.md, "Rulings and conventions of the
 engine"), where neither the digest nor the sources settle a question, and the guarantees of
-``apply`` on bad input (DESIGN.md: an illegal command raises a specific error and changes
-nothing)."""
+``apply`` on bad input (game/engine/errors.py; docs/engine.md, "How a command is applied"): an
+illegal command raises a specific error and changes nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.scenario import Game
 
 @pytest.mark.parametrize("chain", [True, False])
 def test_extra_tile_scoring_may_earn_a_message_whatever_chain_says(chain):
-    """docs/engine.md ruling "chain = no" (messengers.md §4 One more tile: its scoring "may
+    """docs/engine.md ruling "chain = no" (rules/messengers.md §4 One more tile: its scoring "may
     yield further messages"). The layout of test_messages_extra_tile.py: Ann's column city puts
     her meeple on 10 and draws "one more tile" (c2 number 4); the extra W completes a 2-tile road
     with her follower: her messenger goes 3 -> 5 and the next message is drawn, with chain on
@@ -72,7 +72,7 @@ def _play_first_choice(g: Game, *, ann_places_followers: bool) -> None:
 
 
 def test_empty_supply_still_asks_and_offers_no_spot():
-    """base-game.md Followers (7 per player) with docs/engine.md ("skip_follower is always an
+    """rules/base-game.md Followers (7 per player) with docs/engine.md ("skip_follower is always an
     explicit decision"): a seat whose supply is empty is still asked place_follower, with no
     spot offered; placing one is refused and changes nothing; skip_follower is accepted."""
     g = Game("c1-zmg", tiles=["U"] * 8 + ["V"] * 9 + ["B"] * 4 + ["W"] * 4)
@@ -168,7 +168,7 @@ def test_score_false_is_accepted_where_scoring_gives_nothing():
 
 
 def test_wrong_seat_is_refused_and_changes_nothing():
-    """DESIGN.md: a command from a seat that is not to decide raises NotYourDecision."""
+    """errors.py: a command from a seat that is not to decide raises NotYourDecision."""
     g = Game("c2-hig", tiles=["E", "U"])
     before = g.state
     with pytest.raises(NotYourDecision):
@@ -179,7 +179,7 @@ def test_wrong_seat_is_refused_and_changes_nothing():
 
 
 def test_wrong_command_type_is_refused():
-    """DESIGN.md: a command of the wrong type for the decision raises IllegalCommand naming
+    """errors.py: a command of the wrong type for the decision raises IllegalCommand naming
     what the game waits for."""
     g = Game("c2-hig", tiles=["E", "U"])
     with pytest.raises(IllegalCommand, match="waits for placing a tile"):
@@ -187,7 +187,7 @@ def test_wrong_command_type_is_refused():
 
 
 def test_commands_after_the_end_are_refused():
-    """DESIGN.md: once the game is over every command raises GameOver."""
+    """errors.py: once the game is over every command raises GameOver."""
     g = Game("c1-zmg", tiles=["U"])
     g.place(0, 1, 90).skip()
     assert g.state.finished
@@ -213,14 +213,14 @@ def test_commands_after_the_end_are_refused():
     ],
 )
 def test_malformed_commands_are_refused(action):
-    """DESIGN.md "Bad input gets a clear error": malformed commands raise MalformedCommand."""
+    """errors.py, bad input gets a clear error: malformed commands raise MalformedCommand."""
     with pytest.raises(MalformedCommand):
         cmd.parse_command(action)
 
 
 def test_smallest_road_tie_takes_the_first_by_position_and_names_it():
-    """messengers.md §4 Smallest road, Ruling (ties): either tied road may be scored (the points
-    are the same); the engine takes the first in a stable order (by position: x, then y) and
+    """rules/messengers.md §4 Smallest road, Ruling (ties): either tied road may be scored (the
+    points are the same); the engine takes the first in a stable order (by position: x, then y) and
     says which. Ann's road A = start tile + U east of it (2 tiles); road B = V south of the
     start tile + V west of that (2 tiles). B's westmost tile (-1, 1) comes first.
 
@@ -258,7 +258,7 @@ def test_smallest_road_tie_takes_the_first_by_position_and_names_it():
     ],
 )
 def test_message_keys_that_the_resolution_does_not_use_are_refused(mode, resolution):
-    """record-format.md, targets of resolve_message; docs/engine.md: a key that the chosen way
+    """rules/record-format.md, targets of resolve_message; docs/engine.md: a key that the chosen way
     of resolving does not use is refused rather than silently ignored, so that a record never
     holds it. Ann draws message 6 (c2: 2 points per knight): at the table after entering 5
     points, on the board after closing the column city of test_messages.py (10 points)."""
@@ -277,7 +277,7 @@ def test_message_keys_that_the_resolution_does_not_use_are_refused(mode, resolut
 
 
 def test_a_record_action_with_an_unknown_key_is_refused():
-    """record-format.md Actions; DESIGN.md "bad input gets a clear error": an action key that
+    """rules/record-format.md Actions; errors.py, bad input gets a clear error: an action key that
     the action type does not take is named in the error, not ignored."""
     with pytest.raises(MalformedCommand, match="'rotate'"):
         cmd.parse_command({"type": "place_tile", "x": 0, "y": 1, "rotation": 0, "rotate": 90})
@@ -286,7 +286,7 @@ def test_a_record_action_with_an_unknown_key_is_refused():
 
 
 def test_a_command_that_is_not_a_command_is_refused():
-    """DESIGN.md "malformed JSON ... gets a clear error": apply refuses a raw dictionary (the
+    """errors.py, malformed input gets a clear error: apply refuses a raw dictionary (the
     web layer must parse it first) with a MalformedCommand."""
     g = Game("c2-hig", tiles=["E"])
     with pytest.raises(MalformedCommand):

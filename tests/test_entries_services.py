@@ -41,7 +41,7 @@ def refused(
 
 def test_a_shared_scoring_comes_from_the_host_or_a_sharing_player() -> None:
     """A player enters a shared scoring only with their own share, and names only their own
-    figure (issue: each player of a shared scoring chooses their own figure)."""
+    figure (each player of a shared scoring chooses their own figure)."""
     night = tabletop_night()
     code = night["code"]
     error = refused(code, DAN, 0, shared(4, ANN, CLEO))

@@ -138,9 +138,9 @@ def play_three_messages_then_finish(table: Table) -> list[int]:
 @pytest.mark.django_db
 @override_settings(FIXED_MESSAGES=[str(m) for m in ORDER])
 def test_a_finished_tabletop_record_tells_no_undrawn_message(tmp_path) -> None:
-    """The issue's attack: the game ends, the record is downloaded, two undos reopen it. The
-    record holds the drawn messages and then the rest in number order, and no seed; it still
-    replays (engine and manage.py replay) to the same scores and draws."""
+    """The attack on the hidden orders: the game ends, the record is downloaded, two undos reopen
+    it. The record holds the drawn messages and then the rest in number order, and no seed; it
+    still replays (engine and manage.py replay) to the same scores and draws."""
     table, ann, _ = started("tabletop", preset="c1-zmg")
     drawn = play_three_messages_then_finish(table)
     assert drawn == ORDER[:3]

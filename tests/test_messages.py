@@ -1,11 +1,11 @@
-"""Scenario tests for messengers.md §4: the eight messages of the three message sets.
+"""Scenario tests for rules/messengers.md §4: the eight messages of the three message sets.
 
 This file holds the numbering of the sets, "2 points", the smallest road / city / monastery and
 the 2-points-per-coat / knight / farmer messages, plus the helpers that the other
 ``test_messages_*.py`` files share (one more tile, score and return, tabletop mode).
 
-Every expected number below is worked out by hand from messengers.md and base-game.md; the
-layouts are drawn in the comments. Coordinates: x grows east, y grows south; the start tile is
+Every expected number below is worked out by hand from rules/messengers.md and rules/base-game.md;
+the layouts are drawn in the comments. Coordinates: x grows east, y grows south; the start tile is
 a D at (0, 0): city N, road W-E.
 
 How a message is drawn in these scenarios (board mode): Ann (seat 0) closes the start tile's city
@@ -21,7 +21,7 @@ as the last tile of a column, which scores 10 for her and puts a figure on space
 
 F's and G's two fields (east: half-edges EL ER, west: WL WR) each touch the column city and
 nothing else while their east/west neighbours are empty, so once the city is closed a farmer on one
-of them is worth 3 in final scoring (messengers.md §4: a field scores 3 per completed city).
+of them is worth 3 in final scoring (rules/messengers.md §4: a field scores 3 per completed city).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import pytest
 from game.engine.errors import IllegalCommand
 from tests.scenario import Game
 
-# messengers.md §4, "The eight messages per message set": action -> (c1, c2, c3) number.
+# rules/messengers.md §4, "The eight messages per message set": action -> (c1, c2, c3) number.
 TABLE_4: dict[str, tuple[int, int, int]] = {
     "smallest_road": (1, 1, 2),
     "smallest_city": (2, 2, 1),
@@ -46,7 +46,7 @@ TABLE_4: dict[str, tuple[int, int, int]] = {
 }
 ACTIONS = tuple(TABLE_4)
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")
-# messengers.md §3, row message_set.
+# rules/messengers.md §3, row message_set.
 SET_COLUMN = {"c1-zmg": 0, "c2-hig": 1, "c2-zmg": 1, "c3": 2}
 TWO_POINTS = {
     "choice": "points",
@@ -63,7 +63,7 @@ after Ann's message; a straight road fits somewhere on every board below."""
 
 
 def number(preset: str, action: str) -> int:
-    """The number the preset's message set gives ``action`` (messengers.md §4)."""
+    """The number the preset's message set gives ``action`` (rules/messengers.md §4)."""
     return TABLE_4[action][SET_COLUMN[preset]]
 
 
@@ -193,8 +193,8 @@ NUMBERING_CASES = [
 
 @pytest.mark.parametrize(("preset", "action", "message"), NUMBERING_CASES)
 def test_message_number_maps_to_its_action(preset, action, message):
-    """messengers.md §4 table "The eight messages per message set": the message drawn with number
-    n of the preset's set (c1 / c2 / c3) is announced with the action of that row."""
+    """rules/messengers.md §4 table "The eight messages per message set": the message drawn with
+    number n of the preset's set (c1 / c2 / c3) is announced with the action of that row."""
     rest = [n for n in range(1, 9) if n != message]
     g = column_game(preset, [message, *rest])
     assert g.of_type("message_drawn") == [
@@ -209,7 +209,7 @@ def test_message_number_maps_to_its_action(preset, action, message):
 
 @pytest.mark.parametrize("message", range(1, 9))
 def test_two_points_is_always_offered_and_pays_two(message):
-    """messengers.md §4 "Every message can instead be resolved as take 2 points": offered for
+    """rules/messengers.md §4 "Every message can instead be resolved as take 2 points": offered for
     each of the 8 messages, also when the action is offered too; it pays 2 on the figure the
     player picks (per_scoring) and is reported as a message's points."""
     rest = [n for n in range(1, 9) if n != message]
@@ -233,8 +233,8 @@ def test_two_points_is_always_offered_and_pays_two(message):
 
 
 def test_two_points_with_per_turn_go_on_the_figure_of_the_turn():
-    """messengers.md §4 "take 2 points" with c3 (figure_choice per_turn): the 2 points go on the
-    figure already chosen this turn (the meeple, which took the 10), without asking."""
+    """rules/messengers.md §4 "take 2 points" with c3 (figure_choice per_turn): the 2 points go on
+    the figure already chosen this turn (the meeple, which took the 10), without asking."""
     g = column_game("c3", stack("c3", "knights"), more_tiles=(SPARE,))
     g.resolve("points")
     assert g.pending["type"] == "place_tile" and g.pending["seat"] == 1
@@ -257,7 +257,7 @@ NOT_OFFERED = (
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("action", NOT_OFFERED)
 def test_action_not_offered_without_anything_to_score(preset, action):
-    """messengers.md §4 Rulings: "with no candidate, the action is not offered; only 2 points
+    """rules/messengers.md §4 Rulings: "with no candidate, the action is not offered; only 2 points
     is. Likewise for coats of arms, knights and farmers when the action would give 0 points" and
     "if no land tiles remain to be drawn, [one more tile / extra turn] is not offered".
 
@@ -278,7 +278,7 @@ def test_action_not_offered_without_anything_to_score(preset, action):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_farmers_offered_on_the_same_board(preset):
-    """messengers.md §4 "2 points per farmer", the control case of the test above: on the same
+    """rules/messengers.md §4 "2 points per farmer", the control case of the test above: on the same
     board Ann's one farmer is worth 2 x 1 = 2; Bob's farmer is not hers and does not count."""
     g = column_game(preset, stack(preset, "farmers"), ann_farmer=True, bob_farmer=True)
     assert action_choices(g) == [{"choice": "action", "points": 2}]
@@ -311,9 +311,9 @@ def two_roads_game(preset: str) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_smallest_road_lowest_value_is_forced(preset):
-    """messengers.md §4 Smallest road: the candidates are Ann's roads (3 and 1 tiles, incomplete:
-    1 point per tile), the lowest is forced: the offer shows the 1-tile road and 1 point, and
-    exactly that is scored; Ann's followers stay."""
+    """rules/messengers.md §4 Smallest road: the candidates are Ann's roads (3 and 1 tiles,
+    incomplete: 1 point per tile), the lowest is forced: the offer shows the 1-tile road and 1
+    point, and exactly that is scored; Ann's followers stay."""
     g = two_roads_game(preset)
     assert g.pending["action"] == "smallest_road"
     offer = only_action(g)
@@ -382,9 +382,9 @@ ROAD6_TILES = {(-1, 1), (-1, 0), (0, 0), (1, 0), (1, 1), (0, 1)}
 
 
 def test_smallest_road_majority_does_not_matter():
-    """messengers.md §4 Smallest road: a road with at least one of Ann's followers is a candidate
-    even though Bob has more followers on it; Ann alone scores its value (6 tiles, incomplete:
-    6), Bob scores nothing, and all three followers stay."""
+    """rules/messengers.md §4 Smallest road: a road with at least one of Ann's followers is a
+    candidate even though Bob has more followers on it; Ann alone scores its value (6 tiles,
+    incomplete: 6), Bob scores nothing, and all three followers stay."""
     g = six_tile_road_game("c2-hig", stack("c2-hig", "smallest_road"), ann_farmer=False)
     offer = only_action(g)
     assert offer["points"] == 6
@@ -431,7 +431,7 @@ def two_cities_game(preset: str, messages: list[int]) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_smallest_city_lowest_value_counts_coats(preset):
-    """messengers.md §4 Smallest city: candidates X (1 tile + 1 coat = 2) and Y (3 tiles = 3),
+    """rules/messengers.md §4 Smallest city: candidates X (1 tile + 1 coat = 2) and Y (3 tiles = 3),
     incomplete, valued as in final scoring (1 per tile + 1 per coat); the lowest, X, is forced and
     scored by Ann alone: 2 (1 if coats were ignored, 3 if the largest were taken). Knights stay."""
     g = two_cities_game(preset, stack(preset, "smallest_city"))
@@ -479,7 +479,7 @@ def two_monasteries_game(preset: str) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_smallest_monastery_lowest_value_is_forced(preset):
-    """messengers.md §4 Smallest monastery: value 1 + tiles around it; candidates 4 and 3; the
+    """rules/messengers.md §4 Smallest monastery: value 1 + tiles around it; candidates 4 and 3; the
     lowest (B at (0,1), 3) is forced, shown before choosing and scored; monks stay."""
     g = two_monasteries_game(preset)
     offer = only_action(g)
@@ -537,8 +537,8 @@ def coats_game(preset: str, messages: list[int]) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_coats_of_arms_each_city_once(preset):
-    """messengers.md §4 2 points per coat of arms: 2 x the coats in cities holding at least one
-    of Ann's knights, each city once: Ann's city has 2 coats -> 4 (not 8 for two knights, not 6
+    """rules/messengers.md §4 2 points per coat of arms: 2 x the coats in cities holding at least
+    one of Ann's knights, each city once: Ann's city has 2 coats -> 4 (not 8 for two knights, not 6
     with Bob's city); knights stay."""
     g = coats_game(preset, stack(preset, "coats_of_arms"))
     assert only_action(g) == {"choice": "action", "points": 4}
@@ -547,7 +547,7 @@ def test_coats_of_arms_each_city_once(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_coats_of_arms_count_cities_of_any_size(preset):
-    """messengers.md §4 2 points per coat of arms, on the two-cities board: X has 1 coat,
+    """rules/messengers.md §4 2 points per coat of arms, on the two-cities board: X has 1 coat,
     Y none: 2 x 1 = 2."""
     g = two_cities_game(preset, stack(preset, "coats_of_arms"))
     assert only_action(g) == {"choice": "action", "points": 2}
@@ -559,7 +559,7 @@ def test_coats_of_arms_count_cities_of_any_size(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_coats_of_arms_not_offered_at_zero(preset):
-    """messengers.md §4 Ruling: coats of arms is not offered when it would give 0: Ann's only
+    """rules/messengers.md §4 Ruling: coats of arms is not offered when it would give 0: Ann's only
     knight is in a city without a coat (D at (-1,0), city N). Knights is offered there (2)."""
 
     def game(action: str) -> Game:
@@ -580,7 +580,7 @@ def test_coats_of_arms_not_offered_at_zero(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_knights_count_followers_not_cities(preset):
-    """messengers.md §4 2 points per knight: 2 x Ann's followers in cities: her two knights in
+    """rules/messengers.md §4 2 points per knight: 2 x Ann's followers in cities: her two knights in
     one city -> 4 (Bob's knight does not count); they stay."""
     g = coats_game(preset, stack(preset, "knights"))
     assert only_action(g) == {"choice": "action", "points": 4}
@@ -591,7 +591,7 @@ def test_knights_count_followers_not_cities(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_knights_in_two_cities(preset):
-    """messengers.md §4 2 points per knight, on the two-cities board: one knight in X, one in
+    """rules/messengers.md §4 2 points per knight, on the two-cities board: one knight in X, one in
     Y: 2 x 2 = 4."""
     g = two_cities_game(preset, stack(preset, "knights"))
     assert only_action(g) == {"choice": "action", "points": 4}
@@ -606,7 +606,7 @@ def test_knights_in_two_cities(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_farmers_count_every_farmer_of_yours(preset):
-    """messengers.md §4 2 points per farmer: 2 x Ann's followers in fields anywhere: 2 farmers
+    """rules/messengers.md §4 2 points per farmer: 2 x Ann's followers in fields anywhere: 2 farmers
     -> 4; Bob's two farmers do not count; all stay.
 
               x=-1        x=0        x=1
@@ -631,7 +631,7 @@ def test_farmers_count_every_farmer_of_yours(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_farmers_not_offered_without_farmers(preset):
-    """messengers.md §4 Ruling: 2 points per farmer is not offered at 0 points (Ann has no
+    """rules/messengers.md §4 Ruling: 2 points per farmer is not offered at 0 points (Ann has no
     follower at all after the column closes)."""
     g = column_game(preset, stack(preset, "farmers"))
     assert g.pending["choices"] == [TWO_POINTS]

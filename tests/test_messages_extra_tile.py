@@ -1,4 +1,4 @@
-"""Scenario tests for messengers.md §4 "One more tile / extra turn" (option ``extra_tile``) in
+"""Scenario tests for rules/messengers.md §4 "One more tile / extra turn" (option ``extra_tile``) in
 board mode. Tabletop mode is in test_messages_tabletop.py.
 
 The board (hand-built; x grows east, y grows south):
@@ -56,8 +56,8 @@ def index_of(g: Game, kind: str, start: int = 0, **keys) -> int:
 
 @pytest.mark.parametrize("preset", IMMEDIATE)
 def test_one_more_tile_is_a_nested_placement_that_can_chain(preset):
-    """messengers.md §4 One more tile, ``extra_tile = immediate`` (c1-zmg, c2-hig, c2-zmg): Ann
-    draws a tile and places it now, with her own follower phase and scoring phase; its scoring
+    """rules/messengers.md §4 One more tile, ``extra_tile = immediate`` (c1-zmg, c2-hig, c2-zmg):
+    Ann draws a tile and places it now, with her own follower phase and scoring phase; its scoring
     lands her messenger on 5 and draws the next message (chain); after that the turn ends and
     play passes to Bob. No new turn begins for the extra tile."""
     messages = stack(preset, "extra_tile", "smallest_road")
@@ -106,7 +106,7 @@ def test_one_more_tile_is_a_nested_placement_that_can_chain(preset):
 
 @pytest.mark.parametrize("preset", IMMEDIATE)
 def test_one_more_tile_discards_a_tile_that_fits_nowhere(preset):
-    """messengers.md §4 One more tile (immediate): "if it cannot be placed anywhere, it is
+    """rules/messengers.md §4 One more tile (immediate): "if it cannot be placed anywhere, it is
     discarded and another drawn, as usual". After the column closes no city edge is open, so
     the C (city on all four edges) fits nowhere and the W after it is drawn instead."""
     g = extra_tile_game(preset, stack(preset, "extra_tile"), tiles_after=("C", "W", "U"))
@@ -118,8 +118,8 @@ def test_one_more_tile_discards_a_tile_that_fits_nowhere(preset):
 
 @pytest.mark.parametrize("preset", IMMEDIATE)
 def test_one_more_tile_without_a_message_just_ends_the_turn(preset):
-    """messengers.md §4 One more tile (immediate): "Afterwards the interrupted turn resumes where
-    it was; if nothing remains of it, play passes on": the extra tile scores nothing (no
+    """rules/messengers.md §4 One more tile (immediate): "Afterwards the interrupted turn resumes
+    where it was; if nothing remains of it, play passes on": the extra tile scores nothing (no
     follower), no message, Bob's turn follows."""
     g = extra_tile_game(preset, stack(preset, "extra_tile"), tiles_after=("W", "U"))
     g.resolve("action").place(2, 0, 0).skip()
@@ -130,7 +130,7 @@ def test_one_more_tile_without_a_message_just_ends_the_turn(preset):
 
 
 def test_extra_turn_is_a_whole_turn_after_the_current_one():
-    """messengers.md §4 extra_turn (c3): resolving the message gives nothing now; after the
+    """rules/messengers.md §4 extra_turn (c3): resolving the message gives nothing now; after the
     current turn ends, Ann takes one more complete turn (a new turn: turn_started, the figure is
     chosen afresh, the message cap starts again), which earns its own message (her messenger
     lands on 3 + 2 = 5); then play continues clockwise with Bob."""
@@ -167,8 +167,8 @@ def test_extra_turn_is_a_whole_turn_after_the_current_one():
 
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig", "c2-zmg", "c3"))
 def test_one_more_tile_not_offered_when_no_tile_is_left(preset):
-    """messengers.md §4 Ruling "if no land tiles remain to be drawn, this action is not offered;
-    only 2 points is": the column's E was the last land tile."""
+    """rules/messengers.md §4 Ruling "if no land tiles remain to be drawn, this action is not
+    offered; only 2 points is": the column's E was the last land tile."""
     g = extra_tile_game(preset, stack(preset, "extra_tile"), tiles_after=())
     assert g.pending["action"] == "extra_tile"
     assert g.pending["choices"] == [TWO_POINTS]

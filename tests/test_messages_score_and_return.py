@@ -1,4 +1,4 @@
-"""Scenario tests for messengers.md §4 "Score a meeple and return it" (message 8 in every set)
+"""Scenario tests for rules/messengers.md §4 "Score a meeple and return it" (message 8 in every set)
 in its four readings (option ``score_and_return``), board mode.
 
 Two hand-built boards (x grows east, y grows south), both on the 6-tile road of
@@ -135,7 +135,7 @@ def test_boards_as_drawn():
 
 
 def test_majority_only_offers_the_followers_where_you_have_the_majority():
-    """messengers.md §4 message 8, ``majority_only`` (c1-zmg): each of Ann's followers on a
+    """rules/messengers.md §4 message 8, ``majority_only`` (c1-zmg): each of Ann's followers on a
     feature where she has the majority is offered, with the feature's final-scoring value: both
     road followers (6; Ann 2, Bob 1) and the farmer (3); scoring is not optional."""
     g = anns_road("c1-zmg")
@@ -150,7 +150,7 @@ def test_majority_only_offers_the_followers_where_you_have_the_majority():
 
 
 def test_majority_only_scores_alone_and_returns_only_the_chosen_follower():
-    """messengers.md §4 message 8 (c1-zmg): Ann scores the road alone (6); only the chosen
+    """rules/messengers.md §4 message 8 (c1-zmg): Ann scores the road alone (6); only the chosen
     follower returns, her other follower and Bob's stay on the road, Bob scores nothing."""
     g = anns_road("c1-zmg")
     board = followers_on_board(g)
@@ -167,7 +167,7 @@ def test_majority_only_scores_alone_and_returns_only_the_chosen_follower():
 
 
 def test_majority_only_refuses_to_skip_the_scoring():
-    """messengers.md §4 message 8: ``"score": false`` only "where scoring is optional"; with
+    """rules/messengers.md §4 message 8: ``"score": false`` only "where scoring is optional"; with
     majority_only it is not, so it is refused and nothing changes."""
     g = anns_road("c1-zmg")
     before = g.state
@@ -177,8 +177,8 @@ def test_majority_only_refuses_to_skip_the_scoring():
 
 
 def test_majority_only_does_not_offer_a_follower_without_majority():
-    """messengers.md §4 message 8, ``majority_only``: Ann's road follower (Ann 1, Bob 2) is not
-    offered and is refused; her farmer (alone on its field) is, and scores its field as in final
+    """rules/messengers.md §4 message 8, ``majority_only``: Ann's road follower (Ann 1, Bob 2) is
+    not offered and is refused; her farmer (alone on its field) is, and scores its field as in final
     scoring: 3 per completed city, here the column city: 3."""
     g = bobs_road("c1-zmg")
     assert action_choices(g) == [target(ANN_FARMER_F, 3, False)]
@@ -194,7 +194,7 @@ def test_majority_only_does_not_offer_a_follower_without_majority():
 
 
 def test_majority_only_not_offered_without_any_majority():
-    """messengers.md §4 message 8, ``majority_only``, Ruling "not offered if you have no such
+    """rules/messengers.md §4 message 8, ``majority_only``, Ruling "not offered if you have no such
     follower": Ann's only follower is on Bob's road, so only 2 points is offered."""
     g = bobs_road("c1-zmg", ann_farmer=False)
     assert g.pending["choices"] == [TWO_POINTS]
@@ -203,7 +203,7 @@ def test_majority_only_not_offered_without_any_majority():
 
 
 def test_field_scores_only_completed_cities():
-    """messengers.md §4 message 8: "A field scores as in final scoring: 3 points per completed
+    """rules/messengers.md §4 message 8: "A field scores as in final scoring: 3 points per completed
     city it touches". Ann's farmer is on the field between the start road and the start city,
     which runs on into O's field below O's city:
 
@@ -235,7 +235,7 @@ def test_field_scores_only_completed_cities():
 
 
 def test_score_if_majority_returns_a_follower_without_majority_for_nothing():
-    """messengers.md §4 message 8, ``any_meeple_score_if_majority`` (c2-hig): any follower of
+    """rules/messengers.md §4 message 8, ``any_meeple_score_if_majority`` (c2-hig): any follower of
     Ann's is offered; on Bob's road she has no majority, so it scores 0, and the follower
     returns even so; Bob's two followers stay; nobody scores."""
     g = bobs_road("c2-hig")
@@ -248,9 +248,9 @@ def test_score_if_majority_returns_a_follower_without_majority_for_nothing():
 
 
 def test_score_if_majority_scores_with_majority_and_refuses_to_skip():
-    """messengers.md §4 message 8, ``any_meeple_score_if_majority`` (c2-hig): with the majority
-    (Ann 2, Bob 1) the road scores 6 for Ann alone; scoring is not optional ("score": false is
-    refused); only the chosen follower returns."""
+    """rules/messengers.md §4 message 8, ``any_meeple_score_if_majority`` (c2-hig): with the
+    majority (Ann 2, Bob 1) the road scores 6 for Ann alone; scoring is not optional ("score": false
+    is refused); only the chosen follower returns."""
     g = anns_road("c2-hig")
     assert target(ANN_ROAD_AT_0_1, 6, False) in action_choices(g)
     with pytest.raises(IllegalCommand):
@@ -270,7 +270,7 @@ def test_score_if_majority_scores_with_majority_and_refuses_to_skip():
 
 
 def test_score_always_scores_even_where_another_player_controls():
-    """messengers.md §4 message 8, ``any_meeple_score_always`` (c2-zmg): Ann scores Bob's road
+    """rules/messengers.md §4 message 8, ``any_meeple_score_always`` (c2-zmg): Ann scores Bob's road
     (Bob 2, Ann 1) as in final scoring, 6, she alone; scoring is optional; her follower returns,
     Bob's stay."""
     g = bobs_road("c2-zmg")
@@ -287,7 +287,7 @@ def test_score_always_scores_even_where_another_player_controls():
 
 
 def test_score_always_may_return_without_scoring():
-    """messengers.md §4 message 8, ``any_meeple_score_always``: "you may choose not to score;
+    """rules/messengers.md §4 message 8, ``any_meeple_score_always``: "you may choose not to score;
     return your follower either way": with ``"score": false`` nothing is scored and the follower
     returns."""
     g = bobs_road("c2-zmg")
@@ -306,7 +306,7 @@ def test_score_always_may_return_without_scoring():
 
 
 def test_majority_or_return_any_may_score_with_majority():
-    """messengers.md §4 message 8, ``majority_or_return_any`` (c3): with the majority Ann may
+    """rules/messengers.md §4 message 8, ``majority_or_return_any`` (c3): with the majority Ann may
     score the road (6, on the meeple that took this turn's points) and returns that follower."""
     g = anns_road("c3")
     assert by_place(action_choices(g)) == by_place(
@@ -326,7 +326,7 @@ def test_majority_or_return_any_may_score_with_majority():
 
 
 def test_majority_or_return_any_may_return_without_scoring():
-    """messengers.md §4 message 8, ``majority_or_return_any``: scoring is a "may": with
+    """rules/messengers.md §4 message 8, ``majority_or_return_any``: scoring is a "may": with
     ``"score": false`` the follower returns and nothing is scored."""
     g = anns_road("c3")
     board = followers_on_board(g)
@@ -338,9 +338,9 @@ def test_majority_or_return_any_may_return_without_scoring():
 
 
 def test_majority_or_return_any_returns_any_follower_without_majority():
-    """messengers.md §4 message 8, ``majority_or_return_any``: without the majority (Bob's road)
-    Ann may return her follower without scoring: it is offered for 0 points, returns, and Bob's
-    followers stay."""
+    """rules/messengers.md §4 message 8, ``majority_or_return_any``: without the majority (Bob's
+    road) Ann may return her follower without scoring: it is offered for 0 points, returns, and
+    Bob's followers stay."""
     g = bobs_road("c3")
     offered = {(c["x"], c["y"], c["feature"]): c["points"] for c in action_choices(g)}
     assert offered == {(1, 0, "road"): 0, (0, -1, "field"): 3}
@@ -349,7 +349,7 @@ def test_majority_or_return_any_returns_any_follower_without_majority():
 
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig", "c2-zmg", "c3"))
 def test_score_and_return_refuses_a_follower_that_is_not_yours(preset):
-    """messengers.md §4 message 8: the follower chosen is one of the drawer's own; Bob's
+    """rules/messengers.md §4 message 8: the follower chosen is one of the drawer's own; Bob's
     follower on the road is refused in every reading."""
     g = bobs_road(preset)
     before = g.state
@@ -359,8 +359,8 @@ def test_score_and_return_refuses_a_follower_that_is_not_yours(preset):
 
 
 def test_optional_scoring_of_nothing_is_offered_once():
-    """messengers.md §4 message 8, ``any_meeple_score_always`` (c2-zmg): "you may choose not to
-    score; return your follower either way". Ann's farmer lies in O's inner corner field, which
+    """rules/messengers.md §4 message 8, ``any_meeple_score_always`` (c2-zmg): "you may choose not
+    to score; return your follower either way". Ann's farmer lies in O's inner corner field, which
     touches no city: scoring it gives 0, the same as not scoring, so the follower is offered once
     (``score_optional`` false) rather than as two buttons for the same move; it returns for 0.
 

@@ -1,4 +1,4 @@
-"""Scenario tests for messengers.md §4 in tabletop mode (record-format.md, "Targets of
+"""Scenario tests for rules/messengers.md §4 in tabletop mode (rules/record-format.md, "Targets of
 resolve_message" and "Turn flow in tabletop mode"): the players count a message's action at the
 table and enter its points; "one more tile" lets the same seat enter the extra tile's scores;
 "extra turn" gives the same seat another turn.
@@ -32,7 +32,7 @@ def drawn(preset: str, *actions: str) -> Game:
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig", "c2-zmg", "c3"))
 @pytest.mark.parametrize("action", COUNTED)
 def test_action_points_are_counted_at_the_table(preset, action):
-    """record-format.md resolve_message targets, tabletop: "smallest road / city / monastery,
+    """rules/record-format.md resolve_message targets, tabletop: "smallest road / city / monastery,
     coats of arms, knights, farmers: ... in tabletop mode ``points`` (the value the players
     counted at the table)": the action is offered with its points left to the table; the
     entered 3 points are scored as the message's points; then play passes to Bob."""
@@ -52,7 +52,7 @@ def test_action_points_are_counted_at_the_table(preset, action):
 
 
 def test_counted_action_needs_its_points():
-    """record-format.md, tabletop: an action counted at the table carries ``points``; without
+    """rules/record-format.md, tabletop: an action counted at the table carries ``points``; without
     them it is refused and nothing changes."""
     g = drawn("c2-hig", "knights")
     before = g.state
@@ -63,7 +63,7 @@ def test_counted_action_needs_its_points():
 
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig", "c2-zmg", "c3"))
 def test_score_and_return_may_give_zero_at_the_table(preset):
-    """record-format.md resolve_message targets, tabletop: score and return takes ``points``
+    """rules/record-format.md resolve_message targets, tabletop: score and return takes ``points``
     "(possibly 0)": 0 is accepted, moves no figure, and the message is resolved for 0."""
     g = drawn(preset, "score_and_return")
     g.resolve("action", points=0)
@@ -74,7 +74,7 @@ def test_score_and_return_may_give_zero_at_the_table(preset):
 
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig", "c2-zmg", "c3"))
 def test_score_and_return_counted_points(preset):
-    """record-format.md, tabletop: score and return with 4 points counted at the table pays 4."""
+    """rules/record-format.md, tabletop: score and return, 4 points counted at the table, pays 4."""
     g = drawn(preset, "score_and_return")
     g.resolve("action", points=4)
     choose(g, "meeple")
@@ -84,10 +84,10 @@ def test_score_and_return_counted_points(preset):
 
 @pytest.mark.parametrize("preset", IMMEDIATE)
 def test_one_more_tile_lets_the_same_seat_score_again(preset):
-    """messengers.md §4 One more tile (immediate) and record-format.md "Turn flow in tabletop
-    mode": after the action the same seat enters the extra tile's scores and sends end_turn again;
-    those scores can land on a dark space and draw the next message (chain); then play passes to
-    Bob."""
+    """rules/messengers.md §4 One more tile (immediate) and rules/record-format.md "Turn flow in
+    tabletop mode": after the action the same seat enters the extra tile's scores and sends end_turn
+    again; those scores can land on a dark space and draw the next message (chain); then play passes
+    to Bob."""
     g = drawn(preset, "extra_tile", "farmers")
     g.resolve("action")
     assert_paid(g, 0)
@@ -108,10 +108,10 @@ def test_one_more_tile_lets_the_same_seat_score_again(preset):
 
 
 def test_extra_turn_gives_the_same_seat_another_turn():
-    """messengers.md §4 extra_turn (c3) and record-format.md "With extra_tile = extra_turn, the
-    same seat is active again for one more turn": a new turn for Ann (the figure is chosen afresh:
-    she put turn 1's points on her meeple, now on her messenger), which draws its own message;
-    then Bob."""
+    """rules/messengers.md §4 extra_turn (c3) and rules/record-format.md "With extra_tile =
+    extra_turn, the same seat is active again for one more turn": a new turn for Ann (the figure is
+    chosen afresh: she put turn 1's points on her meeple, now on her messenger), which draws its own
+    message; then Bob."""
     g = drawn("c3", "extra_tile", "knights")
     g.resolve("action")
     assert_paid(g, 0)

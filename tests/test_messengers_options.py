@@ -1,4 +1,4 @@
-"""The editions (presets) and their options: messengers.md §2 and the table of §3.
+"""The editions (presets) and their options: rules/messengers.md §2 and the table of §3.
 
 The expected values are transcribed from the digest's tables by hand, independently of
 ``game/engine/presets.py``; the behaviour each option value selects is tested in
@@ -18,7 +18,7 @@ from tests.scenario import Game
 
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")
 
-# messengers.md §3, one row per option, one column per preset (c1-zmg, c2-hig, c2-zmg, c3).
+# rules/messengers.md §3, one row per option, one column per preset (c1-zmg, c2-hig, c2-zmg, c3).
 TABLE_3 = {
     "message_set": ("c1", "c2", "c2", "c3"),
     "figure_choice": ("per_scoring", "per_scoring", "per_scoring", "per_turn"),
@@ -37,7 +37,7 @@ TABLE_3 = {
     "final_figure": ("meeple", "player_choice", "meeple", "meeple"),
 }
 
-# messengers.md §2, "name shown".
+# rules/messengers.md §2, "name shown".
 NAMES_SHOWN = {
     "c1-zmg": "1st edition (2012), Z-Man English rules",
     "c2-hig": (
@@ -55,13 +55,13 @@ def expected_options(preset: str) -> dict:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_preset_resolves_to_the_table(preset):
-    """messengers.md §3 (every row): each preset is exactly its column of the options table."""
+    """rules/messengers.md §3 (every row): each preset is exactly its column of the table."""
     assert resolve_options(preset).to_json() == expected_options(preset)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_new_game_shows_the_resolved_options(preset):
-    """messengers.md §2: a table is created with one preset; every seat sees its options."""
+    """rules/messengers.md §2: a table is created with one preset; every seat sees its options."""
     state, _ = new_game(["Ann", "Bob"], preset, seed=2)
     shown = view(state, 0)
     assert shown["preset"] == preset
@@ -70,14 +70,14 @@ def test_a_new_game_shows_the_resolved_options(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_preset_name_shown(preset):
-    """messengers.md §2: the "name shown" of each preset."""
+    """rules/messengers.md §2: the "name shown" of each preset."""
     state, _ = new_game(["Ann", "Bob"], preset, seed=2)
     assert view(state)["preset_name"] == NAMES_SHOWN[preset]
 
 
 def test_the_four_presets_are_the_only_ones():
-    """messengers.md §2: the presets are c1-zmg, c2-hig, c2-zmg and c3; another name is refused
-    with a message naming it and the known presets."""
+    """rules/messengers.md §2: the presets are c1-zmg, c2-hig, c2-zmg and c3; another name is
+    refused with a message naming it and the known presets."""
     for wrong in ("c4", "C2-HIG", "c2", ""):
         with pytest.raises(OptionError) as refused:
             new_game(["Ann", "Bob"], wrong)
@@ -88,8 +88,8 @@ def test_the_four_presets_are_the_only_ones():
 
 
 def test_unknown_option_is_refused():
-    """messengers.md §2/§3: only the options of §3 can be overridden; an unknown one is refused
-    with a message naming it."""
+    """rules/messengers.md §2/§3: only the options of §3 can be overridden; an unknown one is
+    refused with a message naming it."""
     with pytest.raises(OptionError) as refused:
         new_game(["Ann", "Bob"], "c2-hig", options={"messages_per_game": 3})
     assert "messages_per_game" in str(refused.value)
@@ -123,8 +123,8 @@ def test_unknown_option_is_refused():
     ],
 )
 def test_value_an_option_does_not_allow_is_refused(option, bad, allowed):
-    """messengers.md §3: each option takes only its listed values; a wrong value is refused with
-    a message naming the option, the value and what is allowed."""
+    """rules/messengers.md §3: each option takes only its listed values; a wrong value is refused
+    with a message naming the option, the value and what is allowed."""
     with pytest.raises(OptionError) as refused:
         new_game(["Ann", "Bob"], "c1-zmg", options={option: bad})
     message = str(refused.value)
@@ -135,13 +135,13 @@ def test_value_an_option_does_not_allow_is_refused(option, bad, allowed):
 
 
 def test_option_errors_are_engine_errors():
-    """messengers.md §2: a bad table setup is refused like any illegal input (no game made)."""
+    """rules/messengers.md §2: a bad table setup is refused like any illegal input: no game."""
     with pytest.raises(EngineError):
         Game("c2-hig", options={"trigger": "later"})
 
 
 def test_override_changes_one_option_only():
-    """messengers.md §2: the table creator may override single options ("house rules")."""
+    """rules/messengers.md §2: the table creator may override single options ("house rules")."""
     state, _ = new_game(
         ["Ann", "Bob"], "c2-hig", options={"alone_rule": True, "messages_per_round": 2}
     )
@@ -152,7 +152,7 @@ def test_override_changes_one_option_only():
 
 
 def test_every_value_of_every_option_can_be_set():
-    """messengers.md §3: each value that appears in a preset can be chosen on any preset."""
+    """rules/messengers.md §3: each value that appears in a preset can be chosen on any preset."""
     for option, values in TABLE_3.items():
         for value in set(values):
             for preset in PRESETS:
@@ -161,15 +161,15 @@ def test_every_value_of_every_option_can_be_set():
 
 
 def test_messages_per_turn_none_lifts_the_cap():
-    """messengers.md §3 messages_per_turn: "none" (no cap) can be set on c3, whose cap is 1."""
+    """rules/messengers.md §3 messages_per_turn: "none" (no cap) can be set on c3 (cap 1)."""
     assert resolve_options("c3", {"messages_per_turn": "none"}).messages_per_turn is None
     assert resolve_options("c3", {"messages_per_turn": None}).messages_per_turn is None
     assert resolve_options("c1-zmg", {"messages_per_turn": 2}).messages_per_turn == 2
 
 
 def test_record_stores_the_resolved_options():
-    """messengers.md §2: the game record stores the resolved options, not only the preset name;
-    replaying it gives the same options."""
+    """rules/messengers.md §2: the game record stores the resolved options, not only the preset
+    name; replaying it gives the same options."""
     g = Game("c3", options={"chain": True}, tiles=["E"])
     record = export(g.state)
     assert record["preset"] == "c3"

@@ -1,5 +1,5 @@
-"""Scenario tests of The Messengers' scoreboard, triggers, caps and rulings: messengers.md §1, §3
-(options and rulings), §5 and §6.
+"""Scenario tests of The Messengers' scoreboard, triggers, caps and rulings: rules/messengers.md §1,
+§3 (options and rulings), §5 and §6.
 
 Two modes are used. Tabletop games enter points directly (``.score(seat, points, figure)``,
 ``.end_turn()``), which makes the trigger arithmetic exact. Board games use short tile stacks and
@@ -23,7 +23,8 @@ PER_SCORING = ("c1-zmg", "c2-hig", "c2-zmg")
 CHAINING = ("c1-zmg", "c2-hig", "c2-zmg")
 ORDER = [1, 2, 3, 4, 5, 6, 7, 8]
 EXTRA_TILE_MESSAGE = {"c1-zmg": 7, "c2-hig": 4, "c2-zmg": 4, "c3": 4}
-"""The number of "one more tile / extra turn" in each preset's message set (messengers.md §4)."""
+"""The number of "one more tile / extra turn" in each preset's message set
+(rules/messengers.md §4)."""
 
 
 def table(preset: str = "c2-hig", messages=ORDER, **options) -> Game:
@@ -181,8 +182,8 @@ def shared_city_layout(preset: str, **options) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_each_player_has_two_figures_on_zero(preset):
-    """messengers.md §1: each player gets a messenger beside the score meeple, both on space 0;
-    the score is the sum of both."""
+    """rules/messengers.md §1: each player gets a messenger beside the score meeple, both on space
+    0; the score is the sum of both."""
     g = Game(preset, players=("Ann", "Bob", "Cy"), tiles=["E"])
     for seat in range(3):
         assert (g.player(seat).meeple, g.player(seat).messenger, g.player(seat).score) == (0, 0, 0)
@@ -191,7 +192,7 @@ def test_each_player_has_two_figures_on_zero(preset):
 
 
 def test_score_is_the_sum_of_both_figures():
-    """messengers.md §1: a player's score is the sum of both figures."""
+    """rules/messengers.md §1: a player's score is the sum of both figures."""
     g = table().score(0, 3, "meeple").score(0, 4, "messenger")
     assert (g.player(0).meeple, g.player(0).messenger, g.player(0).score) == (3, 4, 7)
     assert view(g.state)["players"][0]["score"] == 7
@@ -201,7 +202,7 @@ def test_score_is_the_sum_of_both_figures():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_scoreboard_wraps_after_49(preset):
-    """messengers.md §1: the track has 50 spaces and wraps: a figure on 48 moving 7 carries 55
+    """rules/messengers.md §1: the track has 50 spaces and wraps: a figure on 48 moving 7 carries 55
     points and stands on space 5, which is dark, so the active player draws."""
     g = table(preset).score(0, 48, "meeple").end_turn()  # 48: light, no message
     assert g.drawn_messages() == []
@@ -217,7 +218,7 @@ def test_scoreboard_wraps_after_49(preset):
 
 @pytest.mark.parametrize("points", range(1, 51))
 def test_dark_spaces_are_the_multiples_of_5(points):
-    """messengers.md §1: dark spaces are 0, 5, ..., 45; a figure's space is its points % 50.
+    """rules/messengers.md §1: dark spaces are 0, 5, ..., 45; a figure's space is its points % 50.
     Ann moves one figure from 0 by ``points``: she draws exactly when it ends on a dark space."""
     g = table("c2-hig").score(0, points, "meeple")
     moved = g.of_type("points")[-1]
@@ -229,7 +230,7 @@ def test_dark_spaces_are_the_multiples_of_5(points):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_message_goes_to_the_bottom_and_the_stack_cycles(preset):
-    """messengers.md §1: a resolved message goes face down to the bottom of the stack, so the
+    """rules/messengers.md §1: a resolved message goes face down to the bottom of the stack, so the
     stack cycles in a fixed order: the 9th message drawn is the 1st again.
 
     Ann's meeple lands on 5, 10, ..., 45 in her nine turns (+5, then +3 each turn after taking
@@ -250,7 +251,7 @@ def test_message_goes_to_the_bottom_and_the_stack_cycles(preset):
 
 
 def test_message_resolved_by_its_action_also_goes_to_the_bottom():
-    """messengers.md §1: either way (action or 2 points) the tile goes to the bottom."""
+    """rules/messengers.md §1: either way (action or 2 points) the tile goes to the bottom."""
     g = table("c2-hig").score(0, 5, "meeple").end_turn()
     g.resolve("action", points=3).figure("messenger")
     assert g.state.stack == (2, 3, 4, 5, 6, 7, 8, 1)
@@ -260,8 +261,8 @@ def test_message_resolved_by_its_action_also_goes_to_the_bottom():
 
 
 def test_per_scoring_asks_for_each_scoring():
-    """messengers.md §3 figure_choice=per_scoring: for each scoring the scoring player picks the
-    figure that takes all of its points."""
+    """rules/messengers.md §3 figure_choice=per_scoring: for each scoring the scoring player picks
+    the figure that takes all of its points."""
     g = table("c2-hig").score(0, 3)
     assert g.pending["type"] == "choose_figure" and g.pending["points"] == 3
     g.figure("meeple").score(0, 4)
@@ -271,7 +272,7 @@ def test_per_scoring_asks_for_each_scoring():
 
 
 def test_per_turn_first_scoring_fixes_the_figure():
-    """messengers.md §3 figure_choice=per_turn: all of a player's points in a turn go on one
+    """rules/messengers.md §3 figure_choice=per_turn: all of a player's points in a turn go on one
     figure; after the first scoring nobody asks, and the other figure is refused."""
     g = table("c2-hig", figure_choice="per_turn").score(0, 3)
     assert g.pending["type"] == "choose_figure"
@@ -286,7 +287,7 @@ def test_per_turn_first_scoring_fixes_the_figure():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_figure_choice_on_the_board(preset):
-    """messengers.md §3 figure_choice: a tile completes a road (3) and a city (6) of Ann's.
+    """rules/messengers.md §3 figure_choice: a tile completes a road (3) and a city (6) of Ann's.
     per_scoring asks twice, so she can split: road on the messenger (0 -> 3), city on the meeple
     (4 -> 10: dark at the end of the round, she draws). per_turn asks once: the city follows the
     road to the messenger (3 -> 9), the meeple stays on 4, no message."""
@@ -307,7 +308,7 @@ def test_figure_choice_on_the_board(preset):
 
 @pytest.mark.parametrize(("preset", "per_turn"), [("c3", True), ("c2-hig", False)])
 def test_per_turn_binds_players_who_are_not_active(preset, per_turn):
-    """messengers.md §3 Ruling (per_turn for other players): every player, not only the active
+    """rules/messengers.md §3 Ruling (per_turn for other players): every player, not only the active
     one, advances at most one figure per turn; their first scoring fixes it."""
     g = table(preset).score(1, 3, "messenger").score(1, 4)
     if per_turn:
@@ -322,8 +323,8 @@ def test_per_turn_binds_players_who_are_not_active(preset, per_turn):
 
 
 def test_per_turn_is_chosen_afresh_each_turn():
-    """messengers.md §3 figure_choice=per_turn: the fixing lasts one turn; in the next turn the
-    player chooses again (here Ann, scoring in Bob's turn)."""
+    """rules/messengers.md §3 figure_choice=per_turn: the fixing lasts one turn; in the next turn
+    the player chooses again (here Ann, scoring in Bob's turn)."""
     g = table("c3").score(0, 3, "meeple").end_turn()
     g.score(0, 4)  # turn 2, Bob's
     assert waits_for(g) == (0, "choose_figure")
@@ -332,8 +333,8 @@ def test_per_turn_is_chosen_afresh_each_turn():
 
 
 def test_c3_extra_turn_is_a_new_turn():
-    """messengers.md §3 Ruling (per_turn for other players): a C3 extra turn is a new turn: the
-    figure is chosen afresh and the message cap starts again.
+    """rules/messengers.md §3 Ruling (per_turn for other players): a C3 extra turn is a new turn:
+    the figure is chosen afresh and the message cap starts again.
 
     Turn 1: Ann's meeple 0 -> 5, she draws message 4 (extra turn in the c3 set) and takes the
     action. Turn 2 is hers again: her messenger 0 -> 5 is allowed, and she draws again although
@@ -351,7 +352,7 @@ def test_c3_extra_turn_is_a_new_turn():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_trigger_passing_through_a_dark_space(preset):
-    """messengers.md §3 trigger: Ann's meeple moves 0 -> 5 (dark) -> 8 in one round.
+    """rules/messengers.md §3 trigger: Ann's meeple moves 0 -> 5 (dark) -> 8 in one round.
     on_landing (c1-zmg, c2-zmg): a movement ended on a dark space, she draws. end_of_round
     (c2-hig, c3): the figure ends the round on 8, no message."""
     g = table(preset).score(0, 5, "meeple").score(0, 3, "meeple").end_turn()
@@ -369,15 +370,16 @@ def test_trigger_passing_through_a_dark_space(preset):
     ],
 )
 def test_trigger_override(preset, trigger, draws):
-    """messengers.md §3 trigger: the same round (0 -> 5 -> 8) under both values on one preset."""
+    """rules/messengers.md §3 trigger: the same round (0 -> 5 -> 8) under both values, one
+    preset at a time."""
     g = table(preset, trigger=trigger).score(0, 5, "meeple").score(0, 3, "meeple").end_turn()
     assert g.drawn_messages() == ([1] if draws else [])
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_tabletop_order_of_score_entries(preset):
-    """messengers.md §3 Ruling (on_landing within one round): in tabletop mode the order of the
-    score entries is the order of scoring. 3 then 5 stops on 3 and 8: no message in any preset;
+    """rules/messengers.md §3 Ruling (on_landing within one round): in tabletop mode the order of
+    the score entries is the order of scoring. 3 then 5 stops on 3 and 8: no message in any preset;
     5 then 3 stops on 5: a message under on_landing."""
     late = table(preset).score(0, 3, "meeple").score(0, 5, "meeple").end_turn()
     assert totals(late) == [3, 8]
@@ -388,15 +390,15 @@ def test_tabletop_order_of_score_entries(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_figure_ending_the_round_on_dark_draws(preset):
-    """messengers.md §3 trigger (both values): a figure that moved and ends the round on a dark
-    space (0 -> 3 -> 5) qualifies."""
+    """rules/messengers.md §3 trigger (both values): a figure that moved and ends the round on a
+    dark space (0 -> 3 -> 5) qualifies."""
     g = table(preset).score(0, 3, "meeple").score(0, 2, "meeple").end_turn()
     assert g.drawn_messages() == [1]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_figure_on_dark_that_did_not_move_does_not_trigger(preset):
-    """messengers.md §3 trigger=end_of_round ("a figure that moved in this round") and
+    """rules/messengers.md §3 trigger=end_of_round ("a figure that moved in this round") and
     on_landing: Ann's messenger already stands on 5 (scored in Bob's turn); in her turn only her
     meeple moves (0 -> 3): no message. Moving the messenger 5 -> 10 instead draws."""
 
@@ -415,7 +417,7 @@ def test_figure_on_dark_that_did_not_move_does_not_trigger(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_board_some_order_of_scoring_hits_a_dark_space(preset):
-    """messengers.md §3 Ruling (on_landing within one round), board mode: the player may score
+    """rules/messengers.md §3 Ruling (on_landing within one round), board mode: the player may score
     the round's features in any order, so the round qualifies if some subset of a figure's
     movements taken first ends on a dark space. Ann's meeple on 4 takes the road (3) and the
     city (6): the engine's order stops on 7 and 13, both light, but the city first would stop on
@@ -433,8 +435,8 @@ def test_board_some_order_of_scoring_hits_a_dark_space(preset):
     [("c2-hig", "on_landing", True), ("c1-zmg", "end_of_round", False)],
 )
 def test_board_some_order_trigger_override(preset, trigger, draws):
-    """messengers.md §3 trigger, board mode: the road-and-city round (4 -> 7 -> 13, 10 reachable
-    in another order) under the other value of the option."""
+    """rules/messengers.md §3 trigger, board mode: the road-and-city round (4 -> 7 -> 13, 10
+    reachable in another order) under the other value of the option."""
     g = road_and_city_layout(preset, trigger=trigger)
     settle(g, "meeple")
     settle(g, "meeple")
@@ -442,8 +444,8 @@ def test_board_some_order_trigger_override(preset, trigger, draws):
 
 
 def test_message_is_drawn_when_the_round_ends():
-    """messengers.md §3 Ruling (trigger): with either value the message is drawn when the round
-    of scoring ends, after all of its points have moved and its followers have returned."""
+    """rules/messengers.md §3 Ruling (trigger): with either value the message is drawn when the
+    round of scoring ends, after all of its points have moved and its followers have returned."""
     g = road_and_city_layout("c1-zmg").figure("meeple").figure("meeple")
     order = kinds(g)
     drawn = order.index("message_drawn")
@@ -454,7 +456,7 @@ def test_message_is_drawn_when_the_round_ends():
 
 
 def test_message_is_drawn_after_other_players_points():
-    """messengers.md §3 Ruling (trigger) and §5: in a shared city Bob's points move too before
+    """rules/messengers.md §3 Ruling (trigger) and §5: in a shared city Bob's points move too before
     Ann's message is drawn."""
     g = shared_city_layout("c2-hig").figure("meeple")
     assert g.drawn_messages() == []
@@ -470,7 +472,7 @@ def test_message_is_drawn_after_other_players_points():
 
 @pytest.mark.parametrize("preset", PER_SCORING)
 def test_one_message_per_round_even_if_both_figures_qualify(preset):
-    """messengers.md §3 messages_per_round=1: both of Ann's figures end on 5; she draws one
+    """rules/messengers.md §3 messages_per_round=1: both of Ann's figures end on 5; she draws one
     message only. Its 2 points go on the meeple (5 -> 7), then Bob's turn begins."""
     g = table(preset).score(0, 5, "meeple").score(0, 5, "messenger").end_turn()
     assert g.drawn_messages() == [1]
@@ -481,7 +483,7 @@ def test_one_message_per_round_even_if_both_figures_qualify(preset):
 
 
 def test_two_messages_per_round_house_rule():
-    """messengers.md §3 messages_per_round=2 (house rule): each qualifying figure draws one.
+    """rules/messengers.md §3 messages_per_round=2 (house rule): each qualifying figure draws one.
     Message 1's 2 points go on the meeple (5 -> 7), message 2's on the messenger (5 -> 7)."""
     g = table("c2-hig", messages_per_round=2)
     g.score(0, 5, "meeple").score(0, 5, "messenger").end_turn()
@@ -494,8 +496,8 @@ def test_two_messages_per_round_house_rule():
 
 @pytest.mark.parametrize(("per_turn_cap", "drawn"), [(1, [1]), (None, [1, 2])])
 def test_c3_messages_per_round_two_meets_the_turn_cap(per_turn_cap, drawn):
-    """messengers.md §3 messages_per_round and messages_per_turn: under c3 rules with both house
-    rules for two figures and two messages a round, the turn cap of 1 still stops the second."""
+    """rules/messengers.md §3 messages_per_round and messages_per_turn: under c3 rules with the
+    house rules for two figures and two messages a round, the turn cap of 1 stops the second."""
     g = table(
         "c3",
         figure_choice="per_scoring",
@@ -523,7 +525,7 @@ def land_and_act(g: Game, action_points: int = 5) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_chain_points_of_a_message_can_draw_another(preset):
-    """messengers.md §3 chain: points from resolving a message are a new round that can draw
+    """rules/messengers.md §3 chain: points from resolving a message are a new round that can draw
     another message (yes: c1-zmg, c2-hig, c2-zmg; no: c3). The action's 5 points move Ann's
     meeple 5 -> 10, a dark space."""
     g = land_and_act(table(preset))
@@ -546,7 +548,7 @@ def test_chain_points_of_a_message_can_draw_another(preset):
     ],
 )
 def test_chain_override(preset, options, drawn):
-    """messengers.md §3 chain: the same chained landing (meeple 5 -> 10) under both values."""
+    """rules/messengers.md §3 chain: the same chained landing (meeple 5 -> 10) under both values."""
     g = land_and_act(table(preset, **options))
     assert g.drawn_messages() == drawn
 
@@ -555,7 +557,7 @@ def test_chain_override(preset, options, drawn):
     ("preset", "chain"), [(p, True) for p in PER_SCORING] + [("c2-hig", False)]
 )
 def test_chain_from_the_two_points(preset, chain):
-    """messengers.md §3 chain: "take 2 points" is a new round too. Ann's messenger stands on 3
+    """rules/messengers.md §3 chain: "take 2 points" is a new round too. Ann's messenger stands on 3
     (scored in Bob's turn); in turn 3 her meeple lands on 5, she takes 2 points on the messenger
     (3 -> 5, dark) and draws again when chain is yes."""
     g = table(preset, chain=chain)
@@ -568,7 +570,7 @@ def test_chain_from_the_two_points(preset, chain):
 
 
 def test_chained_draws_are_always_drawn_and_unlimited():
-    """messengers.md §3 Ruling (chained draws): a chained message is always drawn (nobody is
+    """rules/messengers.md §3 Ruling (chained draws): a chained message is always drawn (nobody is
     asked whether to draw it), and chains have no limit: meeple 5 -> 10 -> 15 draws three
     messages; the 2 points of the third (15 -> 17) end it."""
     g = table("c2-hig").score(0, 5, "meeple").end_turn()
@@ -584,7 +586,7 @@ def test_chained_draws_are_always_drawn_and_unlimited():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_chain_on_the_board(preset):
-    """messengers.md §3 chain, board mode: Ann's road of 5 puts her meeple on 5; message 3
+    """rules/messengers.md §3 chain, board mode: Ann's road of 5 puts her meeple on 5; message 3
     (smallest monastery) scores her monastery for 5: meeple 10, dark again. With chain she draws
     message 1 at once; c3 (no chain, cap 1) does not."""
     g = road_and_monastery_layout(preset)
@@ -606,8 +608,8 @@ def test_chain_on_the_board(preset):
     ],
 )
 def test_chain_and_cap_on_the_board_overrides(options, drawn, capped):
-    """messengers.md §3 chain and messages_per_turn, board mode: c2-hig's chained landing on 10
-    with chain no, or with a cap of one message a turn, yields one message only."""
+    """rules/messengers.md §3 chain and messages_per_turn, board mode: c2-hig's chained landing on
+    10 with chain no, or with a cap of one message a turn, yields one message only."""
     g = road_and_monastery_layout("c2-hig", **options)
     g.resolve("action").figure("meeple")
     assert g.drawn_messages() == drawn
@@ -622,8 +624,8 @@ def test_chain_and_cap_on_the_board_overrides(options, drawn, capped):
     [(None, [1, 2, 3], [5, 10, 15, 17]), (1, [1], [5, 10]), (2, [1, 2], [5, 10, 15])],
 )
 def test_messages_per_turn_cap(cap, drawn, moves):
-    """messengers.md §3 messages_per_turn: a hard cap on messages in one turn. Ann's chain lands
-    on 5, 10 and 15 (c2-hig, chain yes: actions worth 5, then 2 points that end it on 17); the
+    """rules/messengers.md §3 messages_per_turn: a hard cap on messages in one turn. Ann's chain
+    lands on 5, 10 and 15 (c2-hig, chain yes: actions worth 5, then 2 points that end it on 17); the
     cap stops it after 1 or 2 messages."""
     g = table("c2-hig", messages_per_turn=cap).score(0, 5, "meeple").end_turn()
     for _ in range(2):
@@ -639,15 +641,15 @@ def test_messages_per_turn_cap(cap, drawn, moves):
 
 @pytest.mark.parametrize(("cap", "drawn"), [(1, [1]), (None, [1, 2])])
 def test_c3_turn_cap_with_chain(cap, drawn):
-    """messengers.md §3 messages_per_turn (c3: 1): with chaining allowed as a house rule, the c3
-    cap still stops the chained message; lifting the cap lets it through."""
+    """rules/messengers.md §3 messages_per_turn (c3: 1): with chaining allowed as a house rule, the
+    c3 cap still stops the chained message; lifting the cap lets it through."""
     g = land_and_act(table("c3", chain=True, messages_per_turn=cap))
     assert g.drawn_messages() == drawn
 
 
 def test_turn_cap_starts_again_next_turn():
-    """messengers.md §3 messages_per_turn: the cap counts one turn: Ann, capped in turn 1, draws
-    again in turn 3."""
+    """rules/messengers.md §3 messages_per_turn: the cap counts one turn: Ann, capped in turn 1,
+    draws again in turn 3."""
     g = land_and_act(table("c2-hig", messages_per_turn=1))  # meeple 10, chained draw capped
     assert g.drawn_messages() == [1]
     pass_turn(g)  # Bob
@@ -660,7 +662,7 @@ def test_turn_cap_starts_again_next_turn():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_alone_rule_blocks_a_space_taken_by_another_player(preset):
-    """messengers.md §3 alone_rule: no draw when another player's figure stands on the dark
+    """rules/messengers.md §3 alone_rule: no draw when another player's figure stands on the dark
     space where the active player's figure lands (on: c2-zmg). In Ann's turn Bob's meeple moves
     to 5, then Ann's meeple lands on 5."""
     g = table(preset).score(1, 5, "meeple").score(0, 5, "meeple").end_turn()
@@ -672,14 +674,14 @@ def test_alone_rule_blocks_a_space_taken_by_another_player(preset):
     [("c2-hig", True, False), ("c2-zmg", False, True), ("c3", True, False)],
 )
 def test_alone_rule_override(preset, alone, draws):
-    """messengers.md §3 alone_rule: the same landing on Bob's space under the other value, on
+    """rules/messengers.md §3 alone_rule: the same landing on Bob's space under the other value, on
     presets of both trigger values."""
     g = table(preset, alone_rule=alone).score(1, 5, "messenger").score(0, 5, "meeple").end_turn()
     assert g.drawn_messages() == ([1] if draws else [])
 
 
 def test_alone_rule_ignores_the_players_own_figure():
-    """messengers.md §3 Ruling (alone_rule): only other players' figures block; Ann's meeple
+    """rules/messengers.md §3 Ruling (alone_rule): only other players' figures block; Ann's meeple
     landing on 5 beside her own messenger (moved there in Bob's turn) draws."""
     g = pass_turn(table("c2-zmg"))
     g.score(0, 5, "messenger").end_turn()  # Bob's turn
@@ -690,7 +692,7 @@ def test_alone_rule_ignores_the_players_own_figure():
 
 @pytest.mark.parametrize(("preset", "options"), [("c2-zmg", {}), ("c2-hig", {"alone_rule": True})])
 def test_alone_rule_judged_when_the_round_ends(preset, options):
-    """messengers.md §3 Ruling (alone_rule timing): the landing is judged against the other
+    """rules/messengers.md §3 Ruling (alone_rule timing): the landing is judged against the other
     players' figures as they stand when the round ends. Bob on 5 before Ann lands there but on
     8 at the end: she draws. Bob reaching 5 after her landing, in the same round: she does not."""
     left = table(preset, **options).score(1, 5, "meeple").score(0, 5, "meeple")
@@ -703,7 +705,7 @@ def test_alone_rule_judged_when_the_round_ends(preset, options):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_alone_rule_on_the_board(preset):
-    """messengers.md §3 alone_rule and its timing ruling, board mode: Ann and Bob share a city
+    """rules/messengers.md §3 alone_rule and its timing ruling, board mode: Ann and Bob share a city
     worth 10; Ann's meeple lands on 10, then Bob's meeple does too, before the round ends. Under
     c2-zmg she does not draw; in every other preset she does."""
     g = shared_city_layout(preset).figure("meeple")
@@ -714,8 +716,8 @@ def test_alone_rule_on_the_board(preset):
 
 
 def test_alone_rule_on_the_start_space():
-    """messengers.md §3 alone_rule and §1 wrap: Ann's meeple carrying 50 stands on space 0, where
-    Bob's figures have stood since the start. They are other players' figures on that dark
+    """rules/messengers.md §3 alone_rule and §1 wrap: Ann's meeple carrying 50 stands on space 0,
+    where Bob's figures have stood since the start. They are other players' figures on that dark
     space, so c2-zmg blocks the draw; c2-hig (no alone rule) draws."""
     blocked = table("c2-zmg").score(0, 50, "meeple").end_turn()
     assert blocked.drawn_messages() == []
@@ -728,7 +730,7 @@ def test_alone_rule_on_the_start_space():
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_extra_tile_flow_tabletop(preset):
-    """messengers.md §3 extra_tile: immediate (c1, c2) = the same turn goes on with one more
+    """rules/messengers.md §3 extra_tile: immediate (c1, c2) = the same turn goes on with one more
     tile's scores; extra_turn (c3) = the player takes a whole new turn after this one."""
     number = EXTRA_TILE_MESSAGE[preset]
     stack = [number, *(m for m in ORDER if m != number)]
@@ -754,7 +756,7 @@ def test_extra_tile_flow_tabletop(preset):
 
 @pytest.mark.parametrize(("preset", "value"), [("c2-hig", "extra_turn"), ("c3", "immediate")])
 def test_extra_tile_override_tabletop(preset, value):
-    """messengers.md §3 extra_tile: each preset's flow swaps with the other value."""
+    """rules/messengers.md §3 extra_tile: each preset's flow swaps with the other value."""
     g = table(preset, messages=[4, 1, 2, 3, 5, 6, 7, 8], extra_tile=value)
     g.score(0, 5, "meeple").end_turn().resolve("action")
     if value == "extra_turn":
@@ -766,8 +768,8 @@ def test_extra_tile_override_tabletop(preset, value):
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("override", [None, "immediate", "extra_turn"])
 def test_extra_tile_flow_on_the_board(preset, override):
-    """messengers.md §3 extra_tile, board mode: Ann closes her road of 5 in turn 5 (meeple on 5)
-    and takes "one more tile". immediate: she places another tile in the same turn 5, then Bob
+    """rules/messengers.md §3 extra_tile, board mode: Ann closes her road of 5 in turn 5 (meeple on
+    5) and takes "one more tile". immediate: she places another tile in the same turn 5, then Bob
     plays turn 6. extra_turn: turn 6 is hers, Bob plays turn 7."""
     number = EXTRA_TILE_MESSAGE[preset]
     stack = [number, *(m for m in ORDER if m != number)]
@@ -795,7 +797,7 @@ def test_extra_tile_flow_on_the_board(preset, override):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_only_the_active_player_draws_tabletop(preset):
-    """messengers.md §5: only the active player ever draws; points other players score in the
+    """rules/messengers.md §5: only the active player ever draws; points other players score in the
     active player's turn never draw. Bob's meeple lands on 5 in Ann's turn: nothing; in his own
     next turn it has not moved: nothing either."""
     g = table(preset).score(1, 5, "meeple").end_turn()
@@ -807,7 +809,7 @@ def test_only_the_active_player_draws_tabletop(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_only_the_active_player_draws_on_the_board(preset):
-    """messengers.md §5: Bob closes Ann's road of 5 in his turn 4: Ann's meeple lands on 5 and
+    """rules/messengers.md §5: Bob closes Ann's road of 5 in his turn 4: Ann's meeple lands on 5 and
     she draws nothing, nor does Bob, whose figures did not move. When Ann closes the same road
     herself in turn 5, she draws."""
     g = road_of_five(preset, "Bob", extra=["B"])
@@ -824,7 +826,7 @@ def test_only_the_active_player_draws_on_the_board(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_other_players_choose_their_own_figure(preset):
-    """messengers.md §5: points other players score in the active player's turn move their
+    """rules/messengers.md §5: points other players score in the active player's turn move their
     figures as they choose: Bob is asked, not Ann."""
     g = shared_city_layout(preset).figure("meeple")
     assert waits_for(g) == (1, "choose_figure")
@@ -836,7 +838,7 @@ def test_other_players_choose_their_own_figure(preset):
 
 @pytest.mark.parametrize("preset", CHAINING)
 def test_zero_points_never_trigger(preset):
-    """messengers.md §3 Ruling (zero points): a message action worth 0 moves no figure, so the
+    """rules/messengers.md §3 Ruling (zero points): a message action worth 0 moves no figure, so the
     chained round cannot draw, though Ann's meeple stands on the dark space 5 (compare the chain
     tests, where the same action worth 5 draws again)."""
     g = land_and_act(table(preset), action_points=0)
@@ -847,7 +849,7 @@ def test_zero_points_never_trigger(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_zero_points_entered_at_the_table_never_trigger(preset):
-    """messengers.md §3 Ruling (zero points) and Ruling (start): a score of 0 moves no figure;
+    """rules/messengers.md §3 Ruling (zero points) and Ruling (start): a score of 0 moves no figure;
     Ann's meeple stays on the start space 0 and she draws nothing (the entry may also be
     refused)."""
     g = table(preset)
@@ -859,7 +861,7 @@ def test_zero_points_entered_at_the_table_never_trigger(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_standing_on_the_start_space_never_triggers(preset):
-    """messengers.md §3 Ruling (start): both figures start on 0, a dark space; standing there
+    """rules/messengers.md §3 Ruling (start): both figures start on 0, a dark space; standing there
     without having moved never triggers. A turn without scoring, and a turn where only the meeple
     moves (0 -> 3) while the messenger stays on 0, draw nothing; nor does a board turn without
     scoring."""
@@ -905,8 +907,8 @@ def final_layout(preset: str, **options) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_final_figure(preset):
-    """messengers.md §3 final_figure and §6: at the end both figures' points are added onto one
-    figure (meeple; player_choice in c2-hig: each seat is asked, in seat order), then final
+    """rules/messengers.md §3 final_figure and §6: at the end both figures' points are added onto
+    one figure (meeple; player_choice in c2-hig: each seat is asked, in seat order), then final
     scoring runs. Ann's 4 go onto the chosen figure, her monastery's 6 follow: 10, a dark space,
     and no message is drawn during final scoring."""
     g = final_layout(preset)
@@ -942,7 +944,7 @@ def test_final_figure(preset):
     [("c1-zmg", "player_choice", True), ("c2-hig", "meeple", False), ("c3", "player_choice", True)],
 )
 def test_final_figure_override(preset, value, asks):
-    """messengers.md §3 final_figure: the same end of game under the other value."""
+    """rules/messengers.md §3 final_figure: the same end of game under the other value."""
     g = final_layout(preset, final_figure=value)
     if asks:
         assert waits_for(g) == (0, "choose_figure")
@@ -955,7 +957,7 @@ def test_final_figure_override(preset, value, asks):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_final_scoring_at_the_table(preset):
-    """messengers.md §6, tabletop mode: the figures merge (Ann: meeple 3 + messenger 4 = 7; in
+    """rules/messengers.md §6, tabletop mode: the figures merge (Ann: meeple 3 + messenger 4 = 7; in
     c2-hig she puts them on the messenger), final points go onto the carrier without asking
     (7 -> 10, dark) and draw no message."""
     g = table(preset)
@@ -985,8 +987,8 @@ def test_final_scoring_at_the_table(preset):
 
 
 def test_last_turn_messages_come_before_the_end():
-    """messengers.md §6: the game ends when the last tile's turn, with any message it brings, is
-    over. Ann's last tile L (road-and-city layout, c1-zmg) yields a message; the game ends only
+    """rules/messengers.md §6: the game ends when the last tile's turn, with any message it brings,
+    is over. Ann's last tile L (road-and-city layout, c1-zmg) yields a message; the game ends only
     once it is resolved."""
     g = road_and_city_layout("c1-zmg").figure("meeple").figure("meeple")
     assert waits_for(g) == (0, "resolve_message")

@@ -1,7 +1,7 @@
 """The figure outlook (``game/engine/outlook.py``): what a ``choose_figure`` option or a tabletop
 preview promises about messages, checked against what the engine then does.
 
-Each ``why_not`` has a scenario citing the messengers.md row that stops the message, and each
+Each ``why_not`` has a scenario citing the rules/messengers.md row that stops the message, and each
 scenario applies the choice to show that the promise and the outcome agree. Positions on the
 track are set on the state just before the decision (as if earlier turns had put them there),
 so that the arithmetic stays small: ``with_figures``.
@@ -57,7 +57,7 @@ def draws(g: Game) -> list[int]:
 
 
 def test_the_alone_rule_case_promises_no_message_and_none_comes() -> None:
-    """messengers.md §3 alone_rule (c2-zmg: on): "no draw when another player's figure (either
+    """rules/messengers.md §3 alone_rule (c2-zmg: on): "no draw when another player's figure (either
     kind) already stands on the dark space where the active player's figure lands". Board mode:
     Bob's messenger stands on 10; Ann's messenger on 6 takes the city's 4 and lands on 10."""
     g = with_figures(city_of_four("c2-zmg"), ann_messenger=6, bob_messenger=10)
@@ -73,7 +73,7 @@ def test_the_alone_rule_case_promises_no_message_and_none_comes() -> None:
 
 
 def test_without_the_other_figure_the_same_landing_draws() -> None:
-    """The control case: nobody else on 10 (messengers.md §1 dark spaces, §3 on_landing)."""
+    """The control case: nobody else on 10 (rules/messengers.md §1 dark spaces, §3 on_landing)."""
     g = with_figures(city_of_four("c2-zmg"), ann_messenger=6)
     messenger = option(g, "messenger")
     assert (messenger["draws_message"], messenger["maybe"], messenger["why_not"]) == (
@@ -87,7 +87,7 @@ def test_without_the_other_figure_the_same_landing_draws() -> None:
 
 
 def test_the_alone_rule_is_off_in_other_editions() -> None:
-    """messengers.md §3 alone_rule: off in c1-zmg, so Bob's messenger on 10 does not block."""
+    """rules/messengers.md §3 alone_rule: off in c1-zmg, so Bob's messenger on 10 does not block."""
     g = with_figures(city_of_four("c1-zmg"), ann_messenger=6, bob_messenger=10)
     assert option(g, "messenger")["draws_message"] is True
     g.figure("messenger")
@@ -95,7 +95,7 @@ def test_the_alone_rule_is_off_in_other_editions() -> None:
 
 
 def test_the_cap_promises_no_message_and_the_engine_caps() -> None:
-    """messengers.md §3 messages_per_turn (c3: 1): a second message in the turn is refused."""
+    """rules/messengers.md §3 messages_per_turn (c3: 1): a second message in the turn is refused."""
     g = with_figures(city_of_four("c3"), ann_meeple=6)
     g.state = dataclasses.replace(g.state, messages_this_turn=1)
     meeple = option(g, "meeple")
@@ -109,7 +109,7 @@ def test_the_cap_promises_no_message_and_the_engine_caps() -> None:
 
 @pytest.mark.parametrize("chain", [False, True])
 def test_points_from_a_message_draw_none_with_chain_off(chain: bool) -> None:
-    """messengers.md §3 chain: "points from resolving a message (action or 2 points) are a new
+    """rules/messengers.md §3 chain: "points from resolving a message (action or 2 points) are a new
     round that can draw another message" where chain is yes; with chain = no (a house rule on
     c2-hig here) they cannot. Ann's messenger 1 + 4 = 5 draws message 1; she takes its 2
     points, which would put her meeple 3 on 5."""
@@ -129,7 +129,7 @@ def test_points_from_a_message_draw_none_with_chain_off(chain: bool) -> None:
 
 
 def test_only_the_active_player_draws() -> None:
-    """messengers.md §5 "Only the active player ever draws, even when other players' figures
+    """rules/messengers.md §5 "Only the active player ever draws, even when other players' figures
     land on dark spaces during the active player's turn". Tabletop: Bob scores 4 during Ann's
     turn, his messenger 6 lands on 10, and Ann's turn ends without a message."""
     g = Game("c2-hig", mode="tabletop")
@@ -144,7 +144,7 @@ def test_only_the_active_player_draws() -> None:
 
 
 def test_a_round_that_already_earns_its_message_earns_no_second() -> None:
-    """messengers.md §3 messages_per_round: "at most one message from one round of scoring,
+    """rules/messengers.md §3 messages_per_round: "at most one message from one round of scoring,
     even if both figures qualify". c1-zmg tabletop: Ann's meeple lands on 5; her messenger
     would land on 5 too, which adds nothing."""
     g = Game("c1-zmg", mode="tabletop")
@@ -160,7 +160,7 @@ def test_a_round_that_already_earns_its_message_earns_no_second() -> None:
 
 
 def test_the_final_merge_draws_no_message() -> None:
-    """messengers.md §3 final_figure (c2-hig: player_choice) and §5: messages come from rounds
+    """rules/messengers.md §3 final_figure (c2-hig: player_choice) and §5: messages come from rounds
     of scoring in a turn; the merge at the end draws none. One tile only: Ann's 4 + 6 = 10."""
     g = Game("c2-hig", tiles=["E"])
     g.place(0, -1, 180).follower("city", "S")
@@ -177,7 +177,7 @@ def test_the_final_merge_draws_no_message() -> None:
 
 @pytest.mark.parametrize(("preset", "maybe"), [("c2-hig", True), ("c1-zmg", False)])
 def test_maybe_when_the_figure_must_still_stand_there_at_the_end(preset: str, maybe: bool) -> None:
-    """messengers.md §3 trigger: end_of_round (c2-hig) judges the figure where it stands when
+    """rules/messengers.md §3 trigger: end_of_round (c2-hig) judges the figure where it stands when
     the round ends, so a landing with more of the round to come is a "maybe"; on_landing
     (c1-zmg) keeps a landing even if the figure moves on. Ann's messenger 2 takes the road's 3
     (lands on 5), then the city's 6 moves it on to 11."""
@@ -195,7 +195,7 @@ def test_maybe_when_the_figure_must_still_stand_there_at_the_end(preset: str, ma
 
 
 def test_laps_count_the_passes_of_space_0() -> None:
-    """messengers.md §1: the track has 50 spaces and wraps; 48 + 4 passes space 0 once."""
+    """rules/messengers.md §1: the track has 50 spaces and wraps; 48 + 4 passes space 0 once."""
     g = with_figures(city_of_four("c2-hig"), ann_meeple=48, ann_messenger=97)
     meeple, messenger = option(g, "meeple"), option(g, "messenger")
     assert (meeple["from"], meeple["to"], meeple["total"], meeple["laps"]) == (48, 2, 52, 1)

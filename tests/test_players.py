@@ -1,5 +1,5 @@
 """Computer players: whole games with only legal commands in every edition and house rule, every
-kind of decision answered, and the levels' limits (messengers.md, base-game.md)."""
+kind of decision answered, and the levels' limits (rules/messengers.md, rules/base-game.md)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ HOUSE_RULES: list[dict[str, Any]] = [
     {"messages_per_turn": 1},
     {"messages_per_turn": 2, "figure_choice": "per_turn", "alone_rule": True},
 ]
-"""Every option value that the c2-hig preset does not already have (messengers.md §3)."""
+"""Every option value that the c2-hig preset does not already have (rules/messengers.md §3)."""
 
 
 def decision_kinds(levels: list[str], preset: str, seed: int, **options: Any) -> set[str]:

@@ -65,7 +65,7 @@ def drawn(events: list[Event], seat: int = 0) -> list[Event]:
 
 
 def test_strong_closes_a_city_and_claims_it() -> None:
-    """base-game.md, Rules, "Completion and scoring": a follower placed this turn on a feature
+    """rules/base-game.md, Rules, "Completion and scoring": a follower placed this turn on a feature
     the turn completes scores at once. Tile E placed north of the start tile closes a 2-tile
     city: 4 points, the follower back."""
     state, _ = new_game(["A", "B"], "c2-hig", seed=1, tiles=["E", "U", "V", "K"])
@@ -78,7 +78,7 @@ def test_strong_closes_a_city_and_claims_it() -> None:
 
 
 def test_strong_lands_on_a_dark_space_on_landing() -> None:
-    """messengers.md §3 trigger=on_landing (c1-zmg): meeple 3 + 2 stops on 5."""
+    """rules/messengers.md §3 trigger=on_landing (c1-zmg): meeple 3 + 2 stops on 5."""
     state = awarding("c1-zmg", [2], [(3, 1), (0, 0)])
     state, events = play_out(state, "strong")
     assert moves(events, 1) == [("meeple", 5)]
@@ -86,8 +86,8 @@ def test_strong_lands_on_a_dark_space_on_landing() -> None:
 
 
 def test_strong_keeps_to_the_alone_rule() -> None:
-    """messengers.md §3 alone_rule=on (c2-zmg): another player's figure on 5 blocks landing there,
-    so the 2 points go on the messenger, 8 to 10, which is free."""
+    """rules/messengers.md §3 alone_rule=on (c2-zmg): another player's figure on 5 blocks landing
+    there, so the 2 points go on the messenger, 8 to 10, which is free."""
     figures = [(3, 8), (5, 1)]
     state, events = play_out(awarding("c2-zmg", [2], figures), "strong")
     assert moves(events, 1) == [("messenger", 10)]
@@ -99,7 +99,7 @@ def test_strong_keeps_to_the_alone_rule() -> None:
 
 
 def test_strong_plans_the_whole_round_at_end_of_round() -> None:
-    """messengers.md §3 trigger=end_of_round (c2-hig): only where figures stand when the round
+    """rules/messengers.md §3 trigger=end_of_round (c2-hig): only where figures stand when the round
     ends counts. 2 then 3 points from meeple 3 and messenger 8: 2 on the meeple (5) and 3 on the
     messenger (11), or 2 on the messenger (10) and 3 on the meeple (6), end on a dark space; the
     easy player stops on 5 first, then moves on to 8."""
@@ -114,8 +114,8 @@ def test_strong_plans_the_whole_round_at_end_of_round() -> None:
 
 
 def test_figure_per_turn_and_message_cap() -> None:
-    """messengers.md §3 figure_choice=per_turn and messages_per_turn=1 (c3): once the meeple is
-    the turn's figure only it can land; once a message was drawn this turn no other is."""
+    """rules/messengers.md §3 figure_choice=per_turn and messages_per_turn=1 (c3): once the meeple
+    is the turn's figure only it can land; once a message was drawn this turn no other is."""
     state = awarding("c3", [2], [(3, 9), (0, 0)])
     assert can_earn(state, 0, [2])
     messenger_turn = dataclasses.replace(state, turn_figures={0: Figure.MESSENGER})
@@ -124,7 +124,7 @@ def test_figure_per_turn_and_message_cap() -> None:
     assert can_earn(meeple_turn, 0, [2])
     capped = dataclasses.replace(meeple_turn, messages_this_turn=1)
     assert not can_earn(capped, 0, [2])
-    assert not can_earn(state, 1, [2]), "only the active player draws (messengers.md §5)"
+    assert not can_earn(state, 1, [2]), "only the active player draws (rules/messengers.md §5)"
 
 
 def revealed(
@@ -160,14 +160,14 @@ def resolved(events: list[Event]) -> dict[str, Any]:
 
 
 def test_strong_takes_the_action_when_it_pays_more() -> None:
-    """messengers.md §4, 2 points per farmer: two farmers give 4, more than the 2 points."""
+    """rules/messengers.md §4, 2 points per farmer: two farmers give 4, more than the 2 points."""
     state, events = play_out(revealed("c1-zmg", MessageAction.FARMERS, [(2, 2), (0, 0)]), "strong")
     assert (resolved(events)["choice"], resolved(events)["points"]) == ("action", 4)
     assert state.players[0].score == 8
 
 
 def test_strong_takes_two_points_when_the_action_pays_less() -> None:
-    """messengers.md §4, smallest road: a one-tile road gives 1 point, less than the 2 points
+    """rules/messengers.md §4, smallest road: a one-tile road gives 1 point, less than the 2 points
     (neither lands on a dark space from 2 and 2)."""
     state, events = play_out(
         revealed("c1-zmg", MessageAction.SMALLEST_ROAD, [(2, 2), (0, 0)], (1,)), "strong"
@@ -176,7 +176,7 @@ def test_strong_takes_two_points_when_the_action_pays_less() -> None:
 
 
 def test_strong_blocks_a_dark_space_in_another_players_turn() -> None:
-    """messengers.md §3 alone_rule=on (c2-zmg), §5: points another player scores in the active
+    """rules/messengers.md §3 alone_rule=on (c2-zmg), §5: points another player scores in the active
     player's turn never draw, but a figure left on a dark space blocks the active player's
     landing there. Seat 1 takes 2 points from meeple 0 and messenger 3: the messenger to 5."""
     state = awarding("c2-zmg", [], [(0, 0), (0, 3)])

@@ -83,7 +83,7 @@ def test_every_choice_command_is_applied_as_given(preset: str, action: str) -> N
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_message_8_labels_marks_and_the_skip_where_scoring_is_optional(preset: str) -> None:
-    """messengers.md §4 score_and_return: where scoring is optional (c2-zmg, c3) the monk's
+    """rules/messengers.md §4 score_and_return: where scoring is optional (c2-zmg, c3) the monk's
     choice carries a skip "Return the monk without scoring", and only one choice per follower
     (no second "0 points" button); the choice's mark numbers it on the board."""
     g = monk_game(preset)
@@ -121,7 +121,7 @@ def test_a_lone_highwaymans_choice_is_applied(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("action", NOT_OFFERED)
 def test_an_action_not_possible_says_why(preset: str, action: str) -> None:
-    """messengers.md §4 Rulings: an action without anything to score (or without tiles) is not
+    """rules/messengers.md §4 Rulings: an action without anything to score (or without tiles) is not
     offered; the prompt says why, in a code and in words naming the player."""
     g = column_game(preset, stack(preset, action), ann_farmer=True, bob_farmer=True)
     codes = {
@@ -184,8 +184,8 @@ def test_tabletop_choices_are_applied_and_the_counted_action_takes_its_points() 
 
 
 def test_c3_message_4_is_an_extra_turn_everywhere() -> None:
-    """messengers.md §4 extra_tile = extra_turn (C3, 002 #4): message 4 is "Play an extra turn"
-    on the reveal, the prompt, the table's names and the log; with extra_tile = immediate it
+    """rules/messengers.md §4 extra_tile = extra_turn (C3, 002 #4): message 4 is "Play an extra
+    turn" on the reveal, the prompt, the table's names and the log; with extra_tile = immediate it
     stays "Place one more tile"."""
     g = Game("c3", mode="tabletop", messages=stack("c3", "extra_tile"))
     g.score(0, 5, "meeple").end_turn()

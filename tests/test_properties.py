@@ -7,12 +7,12 @@ bag) with decisions drawn from what ``views.pending`` offers, and checks at ever
 * each seat's score is the sum of its ``points`` events, and each figure carries the points put
   on it (until the figures merge at the end);
 * every player has 7 followers, counting those on the board and those in supply
-  (base-game.md Rules, Followers);
+  (rules/base-game.md Rules, Followers);
 * at sampled steps, no seat's view shows the order of the tile bag or of the message stack, and
   the view does not change when that hidden order is permuted; an illegal command raises an
   ``EngineError`` and leaves the state as it was;
 * at the end, the exported record replays to the identical state and the same events
-  (record-format.md).
+  (rules/record-format.md).
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class Ledger:
 
 
 def check_followers(state: GameState) -> None:
-    """base-game.md Rules, Followers: 7 per player, on the board or in supply."""
+    """rules/base-game.md Rules, Followers: 7 per player, on the board or in supply."""
     on_board = [0] * len(state.players)
     if state.board is not None:
         for follower in state.board.followers():
@@ -344,14 +344,15 @@ SETTINGS = settings(
 @SETTINGS
 @given(setups("board"))
 def test_random_board_games_keep_the_invariants(setup: dict[str, Any]) -> None:
-    """messengers.md §1 and base-game.md Rules: random legal board games in every preset."""
+    """rules/messengers.md §1 and rules/base-game.md Rules: random legal board games, every
+    preset."""
     play_and_check(setup)
 
 
 @settings(SETTINGS, max_examples=60)
 @given(setups("tabletop"))
 def test_random_tabletop_games_keep_the_invariants(setup: dict[str, Any]) -> None:
-    """record-format.md, tabletop turn flow: random legal tabletop games in every preset."""
+    """rules/record-format.md, tabletop turn flow: random legal tabletop games in every preset."""
     play_and_check(setup)
 
 

@@ -23,7 +23,7 @@ NAMES = sorted(
     if not path.name.endswith(".expected.json")
 )
 
-# messengers.md §4, the table of the eight messages per set (copied here, not read from the
+# rules/messengers.md §4, the table of the eight messages per set (copied here, not read from the
 # engine, so that a wrong number in the engine's table fails these tests).
 MESSAGE_TABLE = {
     "c1": {
@@ -105,7 +105,8 @@ def test_every_record_has_an_expected_result() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_record_replays_to_its_hand_checked_result(name: str) -> None:
-    """record-format.md "Output of replay": final scores, figures, followers, messages, points."""
+    """rules/record-format.md "Output of replay": final scores, figures, followers, messages and
+    points."""
     record, expected = _load(name)
     result = replay(record)
     printed = output(result)
@@ -122,7 +123,7 @@ def test_record_replays_to_its_hand_checked_result(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_record_round_trips_through_export(name: str) -> None:
-    """record-format.md: a record fully determines a game; exporting the replayed game and
+    """rules/record-format.md: a record fully determines a game; exporting the replayed game and
     replaying that gives the identical state and events."""
     record, _ = _load(name)
     first = replay(record)
@@ -134,8 +135,8 @@ def test_record_round_trips_through_export(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_record_messages_follow_the_digest_table(name: str) -> None:
-    """messengers.md §4: the drawn numbers name the actions of the preset's message set, and the
-    stack is drawn from the top and cycles (a resolved message goes to the bottom)."""
+    """rules/messengers.md §4: the drawn numbers name the actions of the preset's message set, and
+    the stack is drawn from the top and cycles (a resolved message goes to the bottom)."""
     record, expected = _load(name)
     table = MESSAGE_TABLE[MESSAGE_SET_OF[record["preset"]]]
     stack = list(record["messages"])
@@ -147,7 +148,7 @@ def test_record_messages_follow_the_digest_table(name: str) -> None:
 
 
 def test_records_resolve_every_message_by_its_action() -> None:
-    """messengers.md §4: across the board-mode records, every message of every set is resolved
+    """rules/messengers.md §4: across the board-mode records, every message of every set is resolved
     by its action at least once (c1 set in c1-zmg, c2 set in c2-hig or c2-zmg, c3 set in c3),
     and "2 points" is chosen at least once."""
     by_action: dict[str, set[int]] = {name: set() for name in MESSAGE_TABLE}

@@ -1,4 +1,4 @@
-"""``python manage.py replay RECORD.json`` (record-format.md, "Output of replay").
+"""``python manage.py replay RECORD.json`` (rules/record-format.md, "Output of replay").
 
 The command runs in a subprocess, as a user would run it, from the repository root; the runs are
 started together by one fixture, so the Django start-up time is paid in parallel. A few more
@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -146,8 +147,12 @@ def test_the_contains_in_order_helper_can_fail() -> None:
     assert not _contains_in_order(printed, [{"type": "c"}])
 
 
-def test_examples_are_copies_with_outputs() -> None:
-    """The two worked examples of the rules folder are kept in the repository."""
+def test_the_examples_are_those_of_the_rules() -> None:
+    """rules/record-format.md, "Worked examples": each example it describes is a record in
+    tests/records/examples/ with its output, and there is no other."""
+    text = (REPO_ROOT / "docs/rules/record-format.md").read_text(encoding="utf-8")
+    described = re.findall(r"^\* `([\w-]+)`:", text.split("## Worked examples")[1], re.MULTILINE)
+    assert sorted(described) == EXAMPLE_NAMES
     assert EXAMPLE_NAMES == ["board-c2hig-first-city", "tabletop-c2hig-bob-draws"]
     for name in EXAMPLE_NAMES:
         assert (EXAMPLES / f"{name}.json").is_file()
@@ -155,8 +160,8 @@ def test_examples_are_copies_with_outputs() -> None:
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
 def test_replay_prints_the_example_output(runs: dict, name: str) -> None:
-    """record-format.md examples/: the listed keys with these values, the listed events among
-    the printed ones in this order."""
+    """rules/record-format.md, "Worked examples": the listed keys with these values, the listed
+    events among the printed ones in this order."""
     result = runs[f"example:{name}"]
     assert result.returncode == 0, result.stderr
     printed = json.loads(result.stdout)
@@ -170,7 +175,7 @@ def test_replay_prints_the_example_output(runs: dict, name: str) -> None:
 
 @pytest.mark.parametrize("name", RECORD_NAMES)
 def test_replay_prints_each_recorded_game(runs: dict, name: str) -> None:
-    """record-format.md "Output of replay": the keys it lists, and the hand-checked results of
+    """rules/record-format.md "Output of replay": the keys it lists, and the hand-checked results of
     tests/records/NAME.expected.json."""
     result = runs[f"record:{name}"]
     assert result.returncode == 0, result.stderr
@@ -201,7 +206,7 @@ def test_replay_prints_each_recorded_game(runs: dict, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(BAD_RECORDS))
 def test_replay_refuses_a_bad_record_in_one_line(runs: dict, name: str) -> None:
-    """record-format.md: an illegal action stops the replay with a non-zero exit status and a
+    """rules/record-format.md: an illegal action stops the replay with a non-zero exit status and a
     one-line message naming the action's index; unreadable records are refused the same way."""
     result = runs[f"bad:{name}"]
     _, words = BAD_RECORDS[name]
@@ -216,7 +221,7 @@ def test_replay_refuses_a_bad_record_in_one_line(runs: dict, name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(SMALL_FAULTS))
 def test_replay_command_refuses_more_faults(tmp_path: Path, name: str) -> None:
-    """record-format.md: more unreadable or illegal records, through the same command run
+    """rules/record-format.md: more unreadable or illegal records, through the same command run
     in-process: a CommandError (non-zero exit) with a one-line message."""
     content, words = SMALL_FAULTS[name]
     path = tmp_path / f"{name}.json"

@@ -1,4 +1,4 @@
-"""An independent review of the rules engine against the rules digest.
+"""An independent review of the rules engine against the rules digest (docs/rules/).
 
 Three kinds of tests:
 
@@ -9,14 +9,14 @@ Three kinds of tests:
   stack, per_turn at the table, ending the game from a seat that is not active). Every number
   is worked out by hand in the docstrings and comments.
 * Random games checked against small independent models written here from the digest, not from
-  the engine: a flood fill of the board's features (base-game.md catalogue and conventions), the
-  points of every completed feature and of final scoring, the choices each message offers, the
+  the engine: a flood fill of the board's features (rules/base-game.md catalogue and conventions),
+  the points of every completed feature and of final scoring, the choices each message offers, the
   trigger of every round of scoring (board mode), a whole tabletop game of the messengers'
   scoreboard, and ``views.pending`` against what ``apply`` accepts and refuses.
 * Commands that no record may hold (a message choice or a figure that does not exist, "score":
   false where scoring is not optional), which ``apply`` must refuse with an EngineError.
 
-Coordinates as in base-game.md: x grows east, y grows south; the start tile is a D at (0, 0):
+Coordinates as in rules/base-game.md: x grows east, y grows south; the start tile is a D at (0, 0):
 city N, road W-E, field {EL WR} between them, field {ER SL SR WL} south of the road. Ann is
 seat 0, Bob seat 1, Cy seat 2.
 """
@@ -58,7 +58,7 @@ def figures(g: Game) -> list[tuple[int, int, int]]:
 
 
 def test_field_scores_a_city_that_the_last_tile_completes():
-    """base-game.md Rules, End of game, Fields: "3 points per completed city touching it"; a
+    """rules/base-game.md Rules, End of game, Fields: "3 points per completed city touching it"; a
     city closed by the very last tile is complete when final scoring runs.
 
     ::
@@ -84,8 +84,8 @@ def test_field_scores_a_city_that_the_last_tile_completes():
 
 @pytest.mark.parametrize("preset", IMMEDIATE)
 def test_last_tile_of_the_game_placed_as_an_extra_tile(preset):
-    """messengers.md §4 One more tile (immediate) and §6 End of the game: the extra tile is the
-    last land tile. Its scoring still earns a chained message, which is resolved before the game
+    """rules/messengers.md §4 One more tile (immediate) and §6 End of the game: the extra tile is
+    the last land tile. Its scoring still earns a chained message, which is resolved before the game
     ends ("when the last tile has been placed and its turn (with any messages it brings) is
     over"); then no new turn begins and final scoring follows.
 
@@ -163,7 +163,7 @@ def nested_extra_tile_game(preset: str, **options: Any) -> Game:
     [(p, {}) for p in IMMEDIATE] + [("c1-zmg", {"figure_choice": "per_turn"})],
 )
 def test_extra_tile_completing_another_players_road_asks_that_player(preset, options):
-    """messengers.md §4 One more tile (immediate), §5 "Only the active player ever draws" and
+    """rules/messengers.md §4 One more tile (immediate), §5 "Only the active player ever draws" and
     "Points that other players score during the active player's turn move their figures as
     they choose"; §3 Ruling (per_turn for other players) for the per_turn variant. Ann's extra
     tile closes Bob's road: Bob (not Ann) is asked for the figure of his 5 points, even under
@@ -213,7 +213,7 @@ def monk_game(preset: str) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_score_and_return_a_monk_scores_the_monastery_as_in_final_scoring(preset):
-    """messengers.md §4 Score a meeple and return it, every reading: Ann has the majority (her
+    """rules/messengers.md §4 Score a meeple and return it, every reading: Ann has the majority (her
     monk alone), so every edition scores it "as in final scoring" (monastery 1 + number of
     tiles around it = 3) and returns the monk. c3: per_turn, her meeple took the 10 of this
     turn, so the 3 go on it too (13); the other editions ask: messenger 0 + 3."""
@@ -267,10 +267,10 @@ def lone_highwayman_game(preset: str) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_only_follower_returned_by_message_8_leaves_its_feature_free(preset):
-    """messengers.md §4 Score a meeple and return it ("the follower returns to your supply") and
-    base-game.md Rules, Followers ("only if no follower already stands anywhere on that whole
-    connected feature"): once Ann's lone highwayman is scored (3) and returned, the road has no
-    follower: Bob may put one on it when he extends it (T6), and when Ann closes it with the
+    """rules/messengers.md §4 Score a meeple and return it ("the follower returns to your supply")
+    and rules/base-game.md Rules, Followers ("only if no follower already stands anywhere on that
+    whole connected feature"): once Ann's lone highwayman is scored (3) and returned, the road has
+    no follower: Bob may put one on it when he extends it (T6), and when Ann closes it with the
     monastery A (T7) the road of 5 tiles scores 5 for Bob alone; Ann's figures do not move,
     so she draws nothing."""
     g = lone_highwayman_game(preset)
@@ -298,8 +298,8 @@ def test_the_only_follower_returned_by_message_8_leaves_its_feature_free(preset)
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_smallest_city_tie_scores_one_of_the_tied_cities_and_names_it(preset):
-    """messengers.md §4 Smallest city, Ruling "ties for the lowest value: any of them (the points
-    are the same) ... must show which feature it scored"; "your followers stay".
+    """rules/messengers.md §4 Smallest city, Ruling "ties for the lowest value: any of them (the
+    points are the same) ... must show which feature it scored"; "your followers stay".
 
     ::
 
@@ -340,7 +340,7 @@ def test_smallest_city_tie_scores_one_of_the_tied_cities_and_names_it(preset):
 
 @pytest.mark.parametrize(("cap", "drawn"), [(1, 1), (2, 2), (None, 2)])
 def test_turn_cap_counts_the_messages_of_an_extra_tile(cap, drawn):
-    """messengers.md §3 messages_per_turn ("hard cap on messages in one turn") with
+    """rules/messengers.md §3 messages_per_turn ("hard cap on messages in one turn") with
     extra_tile=immediate: the extra tile is placed within the same turn, so a message earned by
     its scoring counts towards the turn's cap. c2-hig board of ``tests.test_messages_extra_tile``:
     the extra W scores 2 for Ann, messenger 3 -> 5 (dark): with a cap of 1 it is refused
@@ -370,7 +370,7 @@ def test_turn_cap_counts_the_messages_of_an_extra_tile(cap, drawn):
     [(MESSENGER, MEEPLE, True), (MEEPLE, MESSENGER, False), (MESSENGER, MESSENGER, False)],
 )
 def test_both_figures_move_in_one_board_round(preset, road, city, drawn):
-    """messengers.md §3 trigger (on_landing: c1-zmg; end_of_round: c2-hig) and the Ruling
+    """rules/messengers.md §3 trigger (on_landing: c1-zmg; end_of_round: c2-hig) and the Ruling
     (on_landing within one round), with movements of both figures in one round. Layout
     ``road_and_city_layout`` of tests/test_messengers_rules.py: Ann's meeple stands on 4; one
     tile completes her road (3) and her city (6).
@@ -415,8 +415,8 @@ def three_at_the_table(cy_messenger: int | None, bob_moves: int = 0) -> Game:
     ],
 )
 def test_alone_rule_with_three_players_on_space_0(cy_messenger, bob_moves, drawn):
-    """messengers.md §3 alone_rule (c2-zmg: "no draw when another player's figure (either kind)
-    already stands on the dark space where the active player's figure lands"), its timing
+    """rules/messengers.md §3 alone_rule (c2-zmg: "no draw when another player's figure (either
+    kind) already stands on the dark space where the active player's figure lands"), its timing
     ruling (judged as the figures stand when the round ends) and the engine's ruling on space 0
     (docs/engine.md). Ann's meeple lands on 50 = space 0. Only figures that really stand on
     space 0 block: with three players, once Bob's and Cy's four figures have all moved off it,
@@ -429,7 +429,7 @@ def test_alone_rule_with_three_players_on_space_0(cy_messenger, bob_moves, drawn
 
 
 def test_alone_rule_three_players_blocked_by_the_third_player_only():
-    """messengers.md §3 alone_rule with three players: Bob's figures are elsewhere but Cy's
+    """rules/messengers.md §3 alone_rule with three players: Bob's figures are elsewhere but Cy's
     messenger stands on 5 (dark) when Ann's meeple lands there: no draw. Ann's own messenger on
     the same space would not block (Ruling (alone_rule)); here both happen: Ann's messenger on
     5, Cy's messenger on 5, Ann's meeple lands on 5: still no draw because of Cy."""
@@ -448,8 +448,8 @@ def test_alone_rule_three_players_blocked_by_the_third_player_only():
 
 
 def test_a_chain_that_draws_the_whole_stack_draws_the_first_message_again():
-    """messengers.md §1 ("the tile goes face down to the bottom of the stack, so the stack cycles
-    in a fixed order") and §3 chain=yes (c1-zmg, "without limit"): in one turn Ann's meeple
+    """rules/messengers.md §1 ("the tile goes face down to the bottom of the stack, so the stack
+    cycles in a fixed order") and §3 chain=yes (c1-zmg, "without limit"): in one turn Ann's meeple
     lands on 5, 10, ..., 45: nine draws. Each message is counted at the table as 5 points (the
     extra tile's round: Ann enters 5 for it). The ninth message drawn is the first again, and
     the stack is back in its order once it is resolved; the 2 points of the ninth end on 47
@@ -471,10 +471,10 @@ def test_a_chain_that_draws_the_whole_stack_draws_the_first_message_again():
 
 
 def test_per_turn_at_the_table_with_figure_omitted_given_and_conflicting():
-    """messengers.md §3 figure_choice=per_turn (c3) and its Ruling (per_turn for other players);
-    record-format.md ``score`` (``points``, optional ``figure``). Ann's first score without a
-    figure is asked; later ones without a figure go on the fixed one without asking, the same
-    figure is accepted, the other one refused (nothing changes). Bob's first score names the
+    """rules/messengers.md §3 figure_choice=per_turn (c3) and its Ruling (per_turn for other
+    players); rules/record-format.md ``score`` (``points``, optional ``figure``). Ann's first score
+    without a figure is asked; later ones without a figure go on the fixed one without asking, the
+    same figure is accepted, the other one refused (nothing changes). Bob's first score names the
     messenger, which fixes his. In the next turn both choose afresh."""
     g = Game("c3", mode="tabletop")
     g.score(0, 3)
@@ -499,10 +499,10 @@ def test_per_turn_at_the_table_with_figure_omitted_given_and_conflicting():
 
 @pytest.mark.parametrize("preset", ("c1-zmg", "c2-hig"))
 def test_end_game_and_finish_from_seats_that_are_not_active(preset):
-    """record-format.md actions ``end_game`` ("tabletop mode, from any seat between turns") and
-    ``finish`` ("tabletop mode, from any seat"); messengers.md §3 final_figure. Three players;
-    turn 2 is Bob's. Cy may not end Bob's turn, nor end the game once a score of the turn is
-    entered; at the start of turn 3 (Cy's) Ann ends the game. c2-hig asks each seat in seat
+    """rules/record-format.md actions ``end_game`` ("tabletop mode, from any seat between turns")
+    and ``finish`` ("tabletop mode, from any seat"); rules/messengers.md §3 final_figure. Three
+    players; turn 2 is Bob's. Cy may not end Bob's turn, nor end the game once a score of the turn
+    is entered; at the start of turn 3 (Cy's) Ann ends the game. c2-hig asks each seat in seat
     order for the figure carrying its total; c1-zmg puts it on the meeple. Final points go on
     that figure (another one is refused) and Bob finishes."""
     g = Game(preset, mode="tabletop", players=("Ann", "Bob", "Cy"))
@@ -545,7 +545,7 @@ _AROUND = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 
 
 def _turn(location: str, rotation: int) -> str:
-    """base-game.md Rotation: N -> E -> S -> W clockwise, halves with their edge."""
+    """rules/base-game.md Rotation: N -> E -> S -> W clockwise, halves with their edge."""
     edges = "NESW"
     return edges[(edges.index(location[0]) + rotation // 90) % 4] + location[1:]
 
@@ -568,8 +568,8 @@ _TURNED = {
 
 
 class Model:
-    """The board's features rebuilt by a flood fill over the catalogue (base-game.md), with the
-    values and majorities of base-game.md Rules and messengers.md §4."""
+    """The board's features rebuilt by a flood fill over the catalogue (rules/base-game.md), with
+    the values and majorities of rules/base-game.md Rules and rules/messengers.md §4."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -677,7 +677,7 @@ def check_features_against_the_model(board: Board) -> None:
 
 
 def expected_message_choices(state: GameState, model: Model | None = None) -> set[tuple]:
-    """messengers.md §4: what each message offers to its drawer on this board."""
+    """rules/messengers.md §4: what each message offers to its drawer on this board."""
     revealed = state.revealed
     assert revealed is not None and state.board is not None
     seat, action = revealed.seat, revealed.action.value
@@ -743,8 +743,8 @@ def offered_message_choices(state: GameState, waiting: dict) -> set[tuple]:
 
 
 def expected_placement_scores(board: Board, x: int, y: int) -> Counter:
-    """base-game.md Rules, Completion and scoring: the features that the tile at (x, y) completes
-    (its own and the monasteries around it), scored in full by their majority holders."""
+    """rules/base-game.md Rules, Completion and scoring: the features that the tile at (x, y)
+    completes (its own and the monasteries around it), scored in full by their majority holders."""
     model = Model(board)
     parts = {model.part_of[(x, y, i)] for i in range(len(board.tiles[(x, y)].features))}
     for dx, dy in _AROUND:
@@ -808,9 +808,9 @@ def random_options(rng: random.Random) -> dict[str, Any]:
 
 @pytest.mark.parametrize("seed", range(14))
 def test_random_board_games_agree_with_an_independent_model(seed):
-    """base-game.md (catalogue, conventions, Placing, Followers, Completion and scoring, End of
-    game) and messengers.md §4 (what each message offers), checked at every step of random board
-    games under random options against ``Model``, a flood fill written from the digest:
+    """rules/base-game.md (catalogue, conventions, Placing, Followers, Completion and scoring, End
+    of game) and rules/messengers.md §4 (what each message offers), checked at every step of random
+    board games under random options against ``Model``, a flood fill written from the digest:
 
     * the engine's features are the flood fill's;
     * the follower spots offered are exactly the unoccupied features of the tile just placed
@@ -899,7 +899,7 @@ def test_random_board_games_agree_with_an_independent_model(seed):
 def qualifying(
     options: dict, seat: int, moves: list[tuple], totals: list[dict], board: bool
 ) -> int:
-    """messengers.md §3 trigger, alone_rule and their rulings: how many of ``seat``'s figures
+    """rules/messengers.md §3 trigger, alone_rule and their rulings: how many of ``seat``'s figures
     qualify for a message in the round whose movements are ``moves`` ((seat, figure, start,
     points) in order), the figures now standing at ``totals``? Board mode: any non-empty subset
     of a figure's movements may come first; tabletop: the order of entry."""
@@ -933,8 +933,8 @@ def qualifying(
 
 @pytest.mark.parametrize("seed", range(100))
 def test_random_board_games_draw_exactly_when_the_digest_says(seed):
-    """messengers.md §3 trigger (with the Ruling on_landing within one round: in board mode some
-    order of the round's scorings), alone_rule (judged as the round ends), chain, the engine's
+    """rules/messengers.md §3 trigger (with the Ruling on_landing within one round: in board mode
+    some order of the round's scorings), alone_rule (judged as the round ends), chain, the engine's
     ruling that an extra tile's scoring may draw, §5 "only the active player ever draws", and
     the Rulings (zero points, start). In random board games under random options (one message
     per round), every round of scoring is rebuilt from the events (a round begins with a turn
@@ -1008,8 +1008,8 @@ class Script:
 
 
 class TabletopModel:
-    """messengers.md §1, §3, §4 and §5 at the table, written as the digest reads: one recursive
-    function per round of scoring. It produces the events that matter: turns begun, points
+    """rules/messengers.md §1, §3, §4 and §5 at the table, written as the digest reads: one
+    recursive function per round of scoring. It produces the events that matter: turns begun, points
     (seat, points, figure, total), messages drawn and messages refused by the cap."""
 
     def __init__(self, options: dict, players: int, stack: list[int], script: Script) -> None:
@@ -1152,12 +1152,12 @@ TABLE_OPTIONS = {
 
 @pytest.mark.parametrize("seed", range(150))
 def test_random_tabletop_games_agree_with_the_digest_model(seed):
-    """messengers.md §1 (two figures, dark spaces, the stack cycles), §3 (every option and
+    """rules/messengers.md §1 (two figures, dark spaces, the stack cycles), §3 (every option and
     ruling: per_scoring / per_turn for every player, on_landing in the order of entry /
     end_of_round, messages_per_round, chain, messages_per_turn, alone_rule judged as the round
     ends, extra_tile immediate / extra_turn), §4 (the message's points) and §5 (only the active
-    player draws), record-format.md tabletop turn flow: 25 turns of a random table under random
-    options, played by the engine and by ``TabletopModel`` with the same decisions, give the
+    player draws), rules/record-format.md tabletop turn flow: 25 turns of a random table under
+    random options, played by the engine and by ``TabletopModel`` with the same decisions, give the
     same turns, points, draws and capped draws in the same order."""
     rng = random.Random(seed)
     options = {name: rng.choice(values) for name, values in TABLE_OPTIONS.items()}
@@ -1283,7 +1283,7 @@ def test_pending_offers_exactly_what_apply_accepts(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_tabletop_pending_may_end_game_is_what_apply_accepts(seed):
-    """record-format.md ``end_game`` ("from any seat between turns") and docs/engine.md
+    """rules/record-format.md ``end_game`` ("from any seat between turns") and docs/engine.md
     (accepted only at the start of a turn, before any score of that turn is entered): in random
     tabletop games, at every ``end_turn`` decision, ``end_game`` from any seat is accepted
     exactly when ``pending`` says ``may_end_game``; ``end_turn`` from another seat than the
@@ -1309,7 +1309,7 @@ def test_tabletop_pending_may_end_game_is_what_apply_accepts(seed):
 
 @pytest.mark.parametrize("mode", ("board", "tabletop"))
 def test_a_message_choice_other_than_action_or_points_is_refused(mode):
-    """record-format.md Actions, ``resolve_message``: ``choice`` is ``action`` or ``points``;
+    """rules/record-format.md Actions, ``resolve_message``: ``choice`` is ``action`` or ``points``;
     common engine contract: an illegal command raises an EngineError and changes nothing, and a
     game's log must replay. A ``choice`` of "banana" sent to ``apply`` must be refused, not
     carried out as the action (the record it would leave cannot be replayed: ``replay`` stops
@@ -1341,8 +1341,8 @@ def test_a_message_choice_other_than_action_or_points_is_refused(mode):
     ],
 )
 def test_an_unknown_figure_is_refused_with_an_engine_error(make_command):
-    """record-format.md ``choose_figure`` (``figure``: ``meeple`` or ``messenger``) and ``score``
-    (optional ``figure``); common engine contract: illegal commands raise subclasses of
+    """rules/record-format.md ``choose_figure`` (``figure``: ``meeple`` or ``messenger``) and
+    ``score`` (optional ``figure``); common engine contract: illegal commands raise subclasses of
     ``EngineError``. A figure that does not exist must be refused with an EngineError (not a
     ValueError from deep inside the engine), whether the command is built or applied."""
     g = Game("c2-hig", mode="tabletop")
@@ -1353,8 +1353,8 @@ def test_an_unknown_figure_is_refused_with_an_engine_error(make_command):
 
 
 def test_score_false_is_refused_where_the_action_has_no_optional_scoring():
-    """messengers.md §4 "Where scoring is optional ("may"), the record's resolve_message carries
-    "score": false to return the follower without scoring"; views.pending offers no
+    """rules/messengers.md §4 "Where scoring is optional ("may"), the record's resolve_message
+    carries "score": false to return the follower without scoring"; views.pending offers no
     ``score_optional`` for "score your smallest monastery". A ``score: false`` there asks for
     something the rules do not offer; the engine refuses it for message 8 where scoring is
     mandatory, and must refuse it here too rather than score anyway and log

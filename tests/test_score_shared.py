@@ -1,6 +1,6 @@
-"""Shared scorings and turn-naming ``end_turn`` at a tabletop game (record-format.md, "Actions":
-``score``, ``end_turn``; docs/records.md, "Additions for tabletop games"): a feature whose
-majority several players share is one entry that moves each of their figures, or none."""
+"""Shared scorings and turn-naming ``end_turn`` at a tabletop game (rules/record-format.md,
+"Actions": ``score``, ``end_turn``; docs/records.md, "Additions for tabletop games"): a feature
+whose majority several players share is one entry that moves each of their figures, or none."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def table(preset: str = "c2-hig", players: tuple[str, ...] = ("Ann", "Bob", "Cy"
 
 
 def test_each_sharing_seat_moves_its_own_figure_in_one_entry() -> None:
-    """messengers.md §1: "Whenever points are scored, the scoring player moves one of the two
+    """rules/messengers.md §1: "Whenever points are scored, the scoring player moves one of the two
     figures by that amount": every player of a shared majority scores the feature's points, each
     on their own figure; the whole sharing is one log entry."""
     g = table()
@@ -59,7 +59,7 @@ def test_each_sharing_seat_moves_its_own_figure_in_one_entry() -> None:
 
 def test_a_share_that_cannot_apply_applies_none() -> None:
     """All or nothing: a share for a seat that does not exist, or a figure the edition no longer
-    allows, refuses the whole entry and changes nobody's score (messengers.md §3
+    allows, refuses the whole entry and changes nobody's score (rules/messengers.md §3
     ``figure_choice = per_turn``: "a player advances only one figure in a turn")."""
     g = table()
     before = g.state
@@ -76,7 +76,7 @@ def test_a_share_that_cannot_apply_applies_none() -> None:
 
 
 def test_per_turn_a_seat_with_a_fixed_figure_gets_it() -> None:
-    """messengers.md §3, ruling "per_turn for other players": each player's first scoring of
+    """rules/messengers.md §3, ruling "per_turn for other players": each player's first scoring of
     the turn fixes the figure for the rest of the turn; a share without a figure goes on it
     without asking, while a seat whose figure is not fixed yet is asked."""
     g = table("c3")
@@ -88,7 +88,7 @@ def test_per_turn_a_seat_with_a_fixed_figure_gets_it() -> None:
 
 
 def test_figures_are_asked_one_seat_at_a_time_in_share_order() -> None:
-    """messengers.md §3 ``figure_choice = per_scoring``: "for each scored feature the scoring
+    """rules/messengers.md §3 ``figure_choice = per_scoring``: "for each scored feature the scoring
     player picks the figure"; with a shared feature each sharing player picks their own, in the
     order of the shares, and nobody else's entry is taken meanwhile."""
     g = table()
@@ -108,8 +108,8 @@ def test_figures_are_asked_one_seat_at_a_time_in_share_order() -> None:
 def test_the_active_seat_draws_when_its_shared_points_land_on_a_dark_space(
     preset: str, drawn: bool
 ) -> None:
-    """messengers.md §1: "When the active player's figure ends on a dark space, the active player
-    draws the top message"; §5: only the active player draws. A share is a scoring like any
+    """rules/messengers.md §1: "When the active player's figure ends on a dark space, the active
+    player draws the top message"; §5: only the active player draws. A share is a scoring like any
     other: Ann (active) and Bob share 5 points and both land on 5. Without the alone rule Ann
     draws message 1; with it (c2-zmg, ``alone_rule``: "no draw when another player's figure
     already stands on the dark space") Bob's figure on 5 blocks her draw."""
@@ -120,7 +120,7 @@ def test_the_active_seat_draws_when_its_shared_points_land_on_a_dark_space(
 
 
 def test_a_non_active_seat_landing_on_dark_draws_nothing() -> None:
-    """messengers.md §5: "Only the active player ever draws, even when other players' figures
+    """rules/messengers.md §5: "Only the active player ever draws, even when other players' figures
     land on dark spaces during the active player's turn"."""
     g = table(players=("Ann", "Bob"))
     g.send(shared(5, {"seat": 1, "figure": "meeple"}, {"seat": 0, "figure": "messenger"}), 0)
@@ -130,7 +130,7 @@ def test_a_non_active_seat_landing_on_dark_draws_nothing() -> None:
 
 
 def test_final_scoring_shares_go_on_each_carrier() -> None:
-    """messengers.md §3 ``final_figure``: at the end "both figures' points are added; which
+    """rules/messengers.md §3 ``final_figure``: at the end "both figures' points are added; which
     figure carries the total"; final points go on the carrier, so a final share names it or
     nothing."""
     g = table("c2-hig", players=("Ann", "Bob"))
@@ -168,7 +168,7 @@ def test_malformed_shares_are_refused(shares: object, message: str) -> None:
 
 
 def test_a_record_with_shared_scorings_and_named_turns_replays_to_the_same_state() -> None:
-    """record-format.md: a record replays to the same state; ``score_shared`` and
+    """rules/record-format.md: a record replays to the same state; ``score_shared`` and
     ``end_turn`` with ``turn`` are written and read back unchanged."""
     g = table("c3")
     g.send(shared(5, {"seat": 0, "figure": "meeple"}, {"seat": 1, "figure": "messenger"}), 0)
@@ -187,7 +187,7 @@ def test_a_record_with_shared_scorings_and_named_turns_replays_to_the_same_state
 
 
 def test_end_turn_naming_an_ended_turn_ends_nothing() -> None:
-    """record-format.md ``end_turn``: the turn it names must be the one whose end the game
+    """rules/record-format.md ``end_turn``: the turn it names must be the one whose end the game
     waits for, so a second click on "end turn" cannot end the next player's turn."""
     g = table(players=("Ann", "Bob"))
     assert g.pending is not None and g.pending["turn"] == 1
@@ -203,8 +203,8 @@ def test_end_turn_naming_an_ended_turn_ends_nothing() -> None:
 
 
 def test_end_turn_naming_a_turn_whose_message_is_pending_is_turn_over() -> None:
-    """messengers.md §5: the message is drawn "when phase 3 ends"; once the active seat ended its
-    scoring and a message waits, another end_turn for that turn is refused as over, not as
+    """rules/messengers.md §5: the message is drawn "when phase 3 ends"; once the active seat ended
+    its scoring and a message waits, another end_turn for that turn is refused as over, not as
     some other decision."""
     g = table(players=("Ann", "Bob"))
     g.score(0, 5, "meeple")

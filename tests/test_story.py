@@ -1,7 +1,7 @@
 """The story of a game (``game/engine/story.py``): score history per turn, points per category,
 message statistics and the final ranking, from the actions that count.
 
-Record-format rows proven here (record-format.md, "Actions" and "Output of replay"):
+Record-format rows proven here (rules/record-format.md, "Actions" and "Output of replay"):
 ``undo`` "cancels the latest action that still counts" (an undone entry tells no story);
 ``score`` "optional ``category``" (entered points count under their category); the ``points``
 event's ``reason`` (``message``, ``final``, features) sorts points into categories.

@@ -93,7 +93,7 @@ def test_undo_of_a_message_choice_offers_the_message_again(preset):
 
 
 def test_undo_restores_the_per_turn_figure():
-    """messengers.md §3 figure_choice = per_turn (c3): a score on the meeple fixes it for the
+    """rules/messengers.md §3 figure_choice = per_turn (c3): a score on the meeple fixes it for the
     turn; once that score is undone the messenger may take the points."""
     g = table("c3").score(0, 3, "meeple")
     with pytest.raises(IllegalCommand):
@@ -103,7 +103,7 @@ def test_undo_restores_the_per_turn_figure():
 
 
 def test_undo_of_a_figure_choice_takes_back_the_chained_draw():
-    """messengers.md §3 chain (c2-hig): Ann's 2 points for message 3 on her messenger take it
+    """rules/messengers.md §3 chain (c2-hig): Ann's 2 points for message 3 on her messenger take it
     from 3 to 5 (dark) and draw message 1. Undo of that figure choice: message 1 is hidden on top
     of the stack again; on the meeple instead, nothing is chained."""
     g = table("c2-hig").score(0, 5, "meeple").score(0, 3, "messenger").end_turn()

@@ -64,7 +64,7 @@ def _assert_same_for_every_seat(state: GameState) -> None:
 def test_first_turn_view_shows_tile_counts_and_placements() -> None:
     """views.py: at the first turn every seat sees the drawn E, 2 tiles and 8 messages left, and
     that Ann must place it: north of the start tile turned 180 (city to city), or south of it
-    turned 90, 180 or 270 (its field side north). base-game.md Rules, Placing."""
+    turned 90, 180 or 270 (its field side north). rules/base-game.md Rules, Placing."""
     g = Game("c2-hig", tiles=["E", "U", "V"], messages=[3, 1, 4, 2, 5, 6, 7, 8])
     for seat in SEATS:
         shown = views.view(g.state, seat)
@@ -100,9 +100,9 @@ def test_follower_decision_view() -> None:
 
 
 def test_revealed_message_view() -> None:
-    """messengers.md §4 (c2-zmg message 8) and views.py: in the c2-zmg record, after Ann closes
-    the 4-tile city (10 points, meeple on 10), the revealed message 8 is public, 7 messages stay
-    in the stack, 9 tiles are left, and the choices are 2 points or returning her farmer at
+    """rules/messengers.md §4 (c2-zmg message 8) and views.py: in the c2-zmg record, after Ann
+    closes the 4-tile city (10 points, meeple on 10), the revealed message 8 is public, 7 messages
+    stay in the stack, 9 tiles are left, and the choices are 2 points or returning her farmer at
     (0, -3), worth 3 (one completed city), scoring optional."""
     record = json.loads((RECORDS / "board-c2zmg-alone-rule.json").read_text(encoding="utf-8"))
     record["actions"] = record["actions"][:7]
@@ -193,7 +193,7 @@ def test_the_hiding_check_can_fail(monkeypatch) -> None:
 
 
 def test_the_console_sees_the_turn_figure_and_the_messages_drawn_this_turn() -> None:
-    """messengers.md §3 figure_choice = per_turn and messages_per_turn = 1 (c3): what the
+    """rules/messengers.md §3 figure_choice = per_turn and messages_per_turn = 1 (c3): what the
     scoreboard console needs to tell which figure takes a seat's points and whether a dark space
     can still draw a message this turn."""
     g = Game("c3", mode="tabletop", messages=[3, 1, 2, 4, 5, 6, 7, 8])
@@ -213,7 +213,7 @@ def test_the_console_sees_the_turn_figure_and_the_messages_drawn_this_turn() -> 
 
 
 def test_tiles_left_by_kind_counts_the_catalogue_minus_the_tiles_seen() -> None:
-    """base-game.md (the 72 land tiles and their counts) and views.py: in a game with the full
+    """rules/base-game.md (the 72 land tiles and their counts) and views.py: in a game with the full
     bag, the tiles left by kind are the catalogue's count of each letter minus the tiles on the
     board and the one in hand, so any player could count them; they are the same for every
     seat, add up to ``tiles_left`` and do not depend on the bag's order."""

@@ -1,7 +1,7 @@
 """Commands: the decisions players send, parsed from (and written back to) record actions.
 
-A command is the ``type`` plus keys of a record action (record-format.md, "Actions"), without the
-deciding seat, which travels beside it (the web layer takes it from the seat's token).
+A command is the ``type`` plus keys of a record action (rules/record-format.md, "Actions"), without
+the deciding seat, which travels beside it (the web layer takes it from the seat's token).
 """
 
 from __future__ import annotations

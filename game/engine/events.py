@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict, final
 
 Action = dict[str, Any]
-"""A record action (record-format.md): a command as the log keeps it."""
+"""A record action (rules/record-format.md): a command as the log keeps it."""
 
 
 class Place(TypedDict):

@@ -1,5 +1,5 @@
 """The Messengers: the two figures, dark spaces, when a round of scoring earns a message, and what
-each message's action is worth on the current board (messengers.md §1, §3, §4).
+each message's action is worth on the current board (rules/messengers.md §1, §3, §4).
 
 Everything here is a pure function of values; ``state.py`` calls it at the right moments.
 """
@@ -189,7 +189,7 @@ def round_messages(
     standings: Sequence[Standing],
     any_order: bool,
 ) -> int:
-    """How many messages a round of scoring earns the active seat as it ends (messengers.md §3
+    """How many messages a round of scoring earns the active seat as it ends (rules/messengers.md §3
     ``trigger``, ``alone_rule``, ``messages_per_round``; only the active player draws).
 
     The one judgement of a round: the runner applies it when the round ends, and the figure
@@ -318,7 +318,7 @@ def action_offer(
 
 
 def return_targets(board: Board, seat: int, variant: ScoreAndReturn) -> list[ReturnTarget]:
-    """The followers message 8 may pick, per the edition's reading (messengers.md §4)."""
+    """The followers message 8 may pick, per the edition's reading (rules/messengers.md §4)."""
     targets = []
     for feature in sorted(board.features_with_followers(), key=lambda f: min(f.segments)):
         majority = holds_majority(feature, seat)

@@ -5,7 +5,7 @@ move does before making it. The answer must be the engine's own: this module jud
 with ``messengers.round_messages`` and ``messengers.cap_reached``, the functions the runner
 applies when the round ends, once as the round stands and once with the points added. A choice
 draws a message when it raises what the round earns; when it lands on a dark space and does not,
-``why_not`` says which rule stops it (messengers.md §1, §3).
+``why_not`` says which rule stops it (rules/messengers.md §1, §3).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The edition presets of The Messengers as bundles of typed options (messengers.md §2, §3).
+"""The edition presets of The Messengers as bundles of typed options (rules/messengers.md §2, §3).
 
 An edition is data: adding one, or a house rule, is a new bundle or an override, never a new
 branch in the rules code.
@@ -50,7 +50,7 @@ class ExtraTile(StrEnum):
 
 
 class ScoreAndReturn(StrEnum):
-    """The four readings of message 8, "score a meeple and return it" (messengers.md §4)."""
+    """The four readings of message 8, "score a meeple and return it" (rules/messengers.md §4)."""
 
     MAJORITY_ONLY = "majority_only"
     ANY_MEEPLE_SCORE_IF_MAJORITY = "any_meeple_score_if_majority"
@@ -67,7 +67,7 @@ class FinalFigure(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The resolved rule options of a table. Field docs: messengers.md §3."""
+    """The resolved rule options of a table. Field docs: rules/messengers.md §3."""
 
     message_set: MessageSet
     figure_choice: FigureChoice

@@ -1,4 +1,4 @@
-"""Game records (record-format.md): read, validate, replay, export.
+"""Game records (rules/record-format.md): read, validate, replay, export.
 
 A record fully determines a game: setup, the order of the hidden stacks, and every decision.
 Replaying a state's exported record yields the identical state.
@@ -142,7 +142,7 @@ def export(state: GameState) -> dict[str, Any]:
 
 
 def output(result: Replay) -> dict[str, Any]:
-    """What ``manage.py replay`` prints (record-format.md, "Output of replay")."""
+    """What ``manage.py replay`` prints (rules/record-format.md, "Output of replay")."""
     state = result.state
     compact = None
     waiting = pending(state)

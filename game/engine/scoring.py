@@ -1,4 +1,4 @@
-"""What features are worth, and who holds the majority on them (base-game.md, "Rules")."""
+"""What features are worth, and who holds the majority on them (rules/base-game.md, "Rules")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The 72-tile catalogue of the base game, as data, and the geometry of rotated tiles.
 
-Each tile type lists its features in canonical orientation (``base-game.md``). Everything a board
-needs at play time (edge kinds, rotated locations, which feature touches an edge or half-edge) is
-computed once here for the four rotations, so placing a tile never recomputes geometry.
+Each tile type lists its features in canonical orientation (``rules/base-game.md``). Everything a
+board needs at play time (edge kinds, rotated locations, which feature touches an edge or half-edge)
+is computed once here for the four rotations, so placing a tile never recomputes geometry.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rebuild the recorded games in this folder: ``python tests/records/build_records.py``.
 
 Each game is played through ``tests.scenario.Game`` (so every decision goes through the engine)
-and written as a game record (record-format.md). The expected results next to each record
+and written as a game record (rules/record-format.md). The expected results next to each record
 (``NAME.expected.json``) are NOT produced here: they were worked out by hand, see README.md.
 
 Coordinates: x grows east, y grows south; the start tile is a D at (0, 0) (city N, road W-E).

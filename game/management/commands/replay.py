@@ -13,7 +13,7 @@ from game.engine.record import output, replay
 
 
 class Command(BaseCommand):
-    help = "Replay a game record (record-format.md) and print the resulting state as JSON."
+    help = "Replay a game record (docs/rules/record-format.md); print the resulting state as JSON."
 
     def add_arguments(self, parser):
         parser.add_argument("record", help="path to a record file, or - for standard input")
