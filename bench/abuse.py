@@ -10,7 +10,7 @@ reconnects at once and carries on, as an attacker would.
 Three runs, each on a fresh Daphne process over one SQLite database, printed side by side:
 
 * ``no flood``: the game alone (limits on);
-* ``flood, limits on``: the per-connection limits of ``game/guard.py`` (the defaults);
+* ``flood, limits on``: the per-connection limits of ``game/live/guard.py`` (the defaults);
 * ``flood, limits off``: ``WS_GUARD=0``, the server as it was without them.
 
 For each: the playing table's command latency (command to last seat: median, p95, p99), its
@@ -289,7 +289,7 @@ def tabletop_table() -> tuple[str, str]:
     """A started two-seat tabletop game; the attacker is its host."""
     from django.db import connections
 
-    from game.lobby import create_table, join_table, start_game
+    from game.services.lobby import create_table, join_table, start_game
 
     table, host = create_table(
         preset="c1-zmg", mode="tabletop", seats=2, name="Host", colour="blue"
@@ -321,7 +321,8 @@ def long_game(length: int) -> LongGame:
     from django.db import connections
 
     from game.models import LogEntry, Seat
-    from game.services import CommandRefused, preview
+    from game.services.corrections import preview
+    from game.services.refusals import CommandRefused
 
     started = time.perf_counter()
     table = table_load.write_game(length, settings.CHECKPOINT_EVERY, seed=length, undo_share=0)

@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from game.engine.autoplay import random_command  # noqa: E402
-from game.engine.state import apply, new_game  # noqa: E402
+from game.engine.play import apply, new_game  # noqa: E402
 
 MAX_COMMANDS = 5000
 """A safety bound on commands per game; a random game needs a few hundred."""

@@ -40,8 +40,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from game.engine.autoplay import random_command  # noqa: E402
+from game.engine.play import apply, new_game  # noqa: E402
 from game.engine.presets import PRESETS  # noqa: E402
-from game.engine.state import MAX_PLAYERS, MIN_PLAYERS, apply, new_game  # noqa: E402
+from game.engine.state import MAX_PLAYERS, MIN_PLAYERS  # noqa: E402
 from game.engine.views import pending  # noqa: E402
 
 MAX_COMMANDS = 5000

@@ -68,10 +68,12 @@ def correction_of(action: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def measure(table: Any, repeat: int) -> dict[str, Any]:
-    from game import snapshots, stories, tables
     from game.engine.commands import CORRECTABLE
     from game.engine.corrections import plays
-    from game.services import correctable, preview
+    from game.live import snapshots
+    from game.services import stories
+    from game.services.corrections import correctable, preview
+    from game.store import tables
 
     table.refresh_from_db()
     state = tables.load_state(table)

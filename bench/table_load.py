@@ -71,13 +71,15 @@ def write_game(length: int, every: int, seed: int, undo_share: float = 0.25) -> 
     from django.db import transaction
     from django.test import override_settings
 
-    from game import limits, tables
     from game.engine.autoplay import random_command
     from game.engine.commands import EndGame, EndTurn
-    from game.engine.state import apply, effective, undo_from, undo_target
-    from game.lobby import create_table, join_table, start_game
+    from game.engine.play import apply, undo_from, undo_target
+    from game.engine.state import effective
     from game.models import Table
-    from game.store import NewEntry, TableHead, append
+    from game.services import limits
+    from game.services.lobby import create_table, join_table, start_game
+    from game.store import tables
+    from game.store.log import NewEntry, TableHead, append
 
     table, ann = create_table(preset="c1-zmg", mode="tabletop", seats=3, name="Ann", colour="blue")
     join_table(table.code, name="Bob", colour="orange")
@@ -121,9 +123,9 @@ def write_game(length: int, every: int, seed: int, undo_share: float = 0.25) -> 
 
 
 def measure(table: Any, repeat: int) -> dict[str, float]:
-    from game import tables
     from game.models import Checkpoint
-    from game.services import submit_command
+    from game.services.commands import submit_command
+    from game.store import tables
 
     loads = []
     for _ in range(repeat):

@@ -21,7 +21,8 @@ Every command is persisted as in production: in a SQLite file in a temporary dir
 All servers are private instances on free loopback ports, started here and stopped at the end.
 
 Setup: ``manage.py migrate``, then ``--tables`` started tables of ``--seats`` seats (preset
-``c2-hig``, board mode) are created through ``game.lobby`` in this process, plus spare tables that
+``c2-hig``, board mode) are created through ``game.services.lobby`` in this process, plus spare
+tables that
 replace games which end during the run. Every seat connects with
 ``ws://127.0.0.1:PORT/ws/t/<code>`` with its token in the ``X-Seat-Token`` header.
 
@@ -349,7 +350,7 @@ def create_tables(count: int, seats: int) -> list[TableSetup]:
     django.setup()
     from django.db import connections
 
-    from game.lobby import COLOUR_IDS, create_table, join_table, start_game
+    from game.services.lobby import COLOUR_IDS, create_table, join_table, start_game
 
     created = []
     for _ in range(count):
@@ -377,9 +378,9 @@ def create_computer_tables(count: int, seats: int, level: str) -> list[str]:
     django.setup()
     from django.db import connections
 
-    from game.lobby import COLOUR_IDS, create_table, start_game
     from game.models import Seat
-    from game.seating import add_computer
+    from game.services.lobby import COLOUR_IDS, create_table, start_game
+    from game.services.seating import add_computer
 
     codes = []
     for _ in range(count):

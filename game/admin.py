@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import Checkpoint, Connection, LogEntry, Seat, Table
+from game.models import Checkpoint, Connection, LogEntry, Seat, Table
 
 
 class ReadOnly:

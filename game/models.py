@@ -116,7 +116,8 @@ class LogEntry(models.Model):
 
 
 class Checkpoint(models.Model):
-    """The engine state of a table after ``version`` log entries (game/checkpoints.py), so that
+    """The engine state of a table after ``version`` log entries (game/store/checkpoints.py), so
+    that
     loading a table or taking back an entry replays only the entries after the nearest one.
 
     Written only by the server, signed with the secret key; never sent anywhere.
@@ -149,7 +150,7 @@ class Connection(models.Model):
 
 
 class HealthCheck(models.Model):
-    """One row that ``/healthz`` updates and commits on every check (game/health.py): a write
+    """One row that ``/healthz`` updates and commits on every check (game/ops/health.py): a write
     that reaches the disk, so that a database that refuses writes fails the check."""
 
     checked = models.DateTimeField()
@@ -160,7 +161,7 @@ class HealthCheck(models.Model):
 
 class AddressCount(models.Model):
     """How many times one client address did one limited thing (create a table, take a seat) in
-    one clock hour (game/address_limits.py).
+    one clock hour (game/ops/address_limits.py).
 
     Kept in the database, not in Redis or a process's memory, so that a count survives a
     restart of either and every server process shares it. The address is stored only as a keyed

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from .consumers import TableConsumer
+from game.live.consumers import TableConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/t/<str:code>", TableConsumer.as_asgi()),

@@ -2,8 +2,9 @@
 
 from django.urls import path, register_converter
 
-from . import health, metrics_view, views
-from .converters import TableCodeConverter
+from game.ops import health, metrics_view
+from game.web import views
+from game.web.converters import TableCodeConverter
 
 register_converter(TableCodeConverter, "code")
 

@@ -24,8 +24,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 import game.routing  # noqa: E402
-from game.guard import ConnectionGuard, raise_open_file_limit  # noqa: E402
-from game.middleware import SeatSessionMiddlewareStack  # noqa: E402
+from game.live.guard import ConnectionGuard, raise_open_file_limit  # noqa: E402
+from game.live.session import SeatSessionMiddlewareStack  # noqa: E402
 from messengers.shutdown import install as install_shutdown  # noqa: E402
 
 # A server holding hundreds of websockets keeps a large heap of long-lived objects; the garbage

@@ -119,14 +119,14 @@ MIDDLEWARE = [
     # Outside everything that may answer by itself (static files, a refused request), so that
     # every response carries the policy.
     "csp.middleware.CSPMiddleware",
-    # /healthz and /metrics before anything reads the Host header (game/probes.py): a check from
+    # /healthz and /metrics before anything reads the Host header (game/ops/probes.py): a check from
     # the machine itself names its address, which ALLOWED_HOSTS need not hold.
-    "game.probes.probes_before_host_check",
-    # Answers of 5xx counted as server errors in /metrics (game/http_metrics.py).
-    "game.http_metrics.count_server_errors",
+    "game.ops.probes.probes_before_host_check",
+    # Answers of 5xx counted as server errors in /metrics (game/ops/http_metrics.py).
+    "game.ops.http_metrics.count_server_errors",
     # Static files before everything else but the HTTPS redirect (docs/deployment.md).
     "servestatic.middleware.ServeStaticMiddleware",
-    "game.badtext.RejectBadText",
+    "game.web.badtext.RejectBadText",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -134,8 +134,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that it sees a view's exception first: PostgreSQL or Redis unreachable answers a
-    # clear 503 page instead of a server error (game/unavailable.py).
-    "game.unavailable.ServiceUnavailableMiddleware",
+    # clear 503 page instead of a server error (game/ops/unavailable.py).
+    "game.ops.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "messengers.urls"
@@ -169,7 +169,7 @@ DATABASES = {"default": database("DATABASE_URL", str(BASE_DIR / "db.sqlite3"))}
 # At once a process uses one connection for the websockets' database thread, one per computer
 # thread (MESSENGERS_COMPUTER_THREADS) and one per page being answered; a caller finding all
 # DATABASE_POOL_MAX_SIZE in use waits up to DATABASE_POOL_TIMEOUT seconds, then its request
-# fails with 503 (game/unavailable.py) instead of waiting on.
+# fails with 503 (game/ops/unavailable.py) instead of waiting on.
 DATABASE_POOL_MIN_SIZE = whole("DATABASE_POOL_MIN_SIZE", 2, 0)
 DATABASE_POOL_MAX_SIZE = whole("DATABASE_POOL_MAX_SIZE", 10, 1)
 DATABASE_POOL_TIMEOUT = seconds("DATABASE_POOL_TIMEOUT", 10.0, 0, "it must be positive")
@@ -241,10 +241,10 @@ _KEEPALIVE = {
 
 # Which Redis channel layer carries the group messages (docs/performance.md, "Scale-out over
 # processes", has the measurements behind the default):
-# * "redis-pubsub" (default): channels-redis's RedisPubSubChannelLayer (game/pubsub_layer.py adds
+# * "redis-pubsub" (default): channels-redis's RedisPubSubChannelLayer (game/live/layers.py adds
 #   a resync after a lost connection): one subscription per group and channel, published
 #   fire-and-forget, two connections per process; group membership lives in the process.
-# * "redis": channels-redis's RedisChannelLayer (game/redis_layer.py adds a waiting pool): every
+# * "redis": channels-redis's RedisChannelLayer (game/live/layers.py adds a waiting pool): every
 #   message is a list entry in Redis, taken with a blocking pop; group members are sorted sets.
 CHANNEL_LAYER_CHOICES = ("redis", "redis-pubsub")
 _chosen_layer = raw("CHANNEL_LAYER")
@@ -271,19 +271,19 @@ _redis_connection = {
 }
 CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if not _redis_url:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.ThrottledInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "game.live.layers.ThrottledInMemoryChannelLayer"}}
 elif CHANNEL_LAYER == "redis-pubsub":
     # Two connections per process (one subscribed, one publishing, behind a lock): no pool.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "game.pubsub_layer.ResyncingPubSubChannelLayer",
+            "BACKEND": "game.live.layers.ResyncingPubSubChannelLayer",
             "CONFIG": {"hosts": [_redis_connection]},
         }
     }
 else:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "game.redis_layer.PooledRedisChannelLayer",
+            "BACKEND": "game.live.layers.PooledRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -352,7 +352,7 @@ CHECKPOINT_EVERY = whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
 # this many points during play (a typo such as 6 typed twice); final scoring entries, which sum a
 # whole category, are asked about above three times this.
 IMPLAUSIBLE_POINTS = whole("MESSENGERS_IMPLAUSIBLE_POINTS", 30, 1)
-# Housekeeping (manage.py housekeeping, game/housekeeping.py): connection rows not refreshed for
+# Housekeeping (manage.py housekeeping, game/ops/housekeeping.py): connection rows not refreshed for
 # this many seconds (live ones are every 20 s), and tables idle for this many days, are removed.
 STALE_CONNECTION_SECONDS = whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)
 ABANDONED_LOBBY_DAYS = whole("MESSENGERS_ABANDONED_LOBBY_DAYS", 7, 1)
@@ -374,7 +374,7 @@ CORRECTABLE_ENTRIES = whole("MESSENGERS_CORRECTABLE_ENTRIES", 300, 1)
 CORRECTION_REACH = whole("MESSENGERS_CORRECTION_REACH", 1000, 1)
 # The expensive reads (a correction's or an entry's `preview`, `entries`, `history`, `sync`, the
 # story) draw on a budget of server CPU milliseconds per table and per client address, in each
-# process's memory (game/read_budget.py): refilled at this many per second up to the burst. Past
+# process's memory (game/ops/read_budget.py): refilled at this many per second up to the burst. Past
 # it a read is refused `busy_reading` (0: no budget). A host browsing the entries and previewing
 # a correction every second spends well under a tenth of it (docs/performance.md).
 READ_BUDGET_MS_PER_SECOND = whole("MESSENGERS_READ_BUDGET_MS_PER_SECOND", 250, 0)
@@ -423,7 +423,7 @@ COMPUTER_MOVES_PER_SECOND = whole("MESSENGERS_COMPUTER_MOVES_PER_SECOND", 20, 0)
 # not run unattended. A table whose computer to move has been idle this long is resumed by the
 # next ping of any of its connections (a process that died mid-move loses nothing).
 COMPUTER_RESUME_SECONDS = whole("MESSENGERS_COMPUTER_RESUME_SECONDS", 10, 1)
-# Presence (game/presence_writer.py): a ping is noted in the process's memory, and the database
+# Presence (game/live/presence_writer.py): a ping is noted in the process's memory, and the database
 # rows of the sockets that pinged are refreshed together this often, in one query, so that pings
 # cost the database nothing each. Other processes count a connection for 60 s after its last
 # refresh: the interval stays far below that.
@@ -463,7 +463,7 @@ def limit_from_env(name: str, default: float, *, integer: bool = True) -> float:
 
 
 WS_GUARD = flag("WS_GUARD", True)
-"""Apply the websocket limits below (game/guard.py); off only to measure what they prevent."""
+"""Apply the websocket limits below (game/live/guard.py); off only to measure what they prevent."""
 WS_RATE = limit_from_env("WS_RATE", 20.0, integer=False)
 """Frames per second one websocket may send in the long run."""
 WS_BURST = int(limit_from_env("WS_BURST", 60))
@@ -487,7 +487,8 @@ every other address goes on (a household's or a school's sockets share it fairly
 WS_MAX_UNSENT_BYTES = int(limit_from_env("WS_MAX_UNSENT_BYTES", 4 * 1024 * 1024))
 """Bytes a websocket's client may leave unread (beyond Twisted's 64 KiB) before it is dropped."""
 TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))
-"""Tables one client address may create per hour, counted in the database (game/address_limits.py):
+"""Tables one client address may create per hour, counted in the database
+(game/ops/address_limits.py):
 shared by every server process and kept across restarts."""
 JOINS_PER_HOUR = int(limit_from_env("JOINS_PER_HOUR", 120))
 """Seats one client address may take at tables per hour, counted as TABLES_PER_HOUR is."""
@@ -497,7 +498,7 @@ RETRY_AFTER_SECONDS = whole("MESSENGERS_RETRY_AFTER_SECONDS", 10, 1)
 
 # --- Watching: logs and metrics (docs/deployment.md, "Watching") --------------------------------
 # Everything is logged to stdout, where systemd's journal (or any process manager) collects it;
-# Daphne's access log goes there too. One line per player action (game/observe.py), tracebacks
+# Daphne's access log goes there too. One line per player action (game/ops/observe.py), tracebacks
 # for errors. Nothing logged carries a seat token, the seed or the hidden orders.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_LEVEL = raw("LOG_LEVEL").upper() or "INFO"
@@ -556,7 +557,7 @@ def metrics_addresses(name: str, default: str) -> list[str]:
     return networks
 
 
-# Metrics in the Prometheus text format at /metrics, per server process (game/metrics.py). They
+# Metrics in the Prometheus text format at /metrics, per server process (game/ops/metrics.py). They
 # answer only a client from METRICS_ALLOWED_ADDRESSES or one sending "Authorization: Bearer
 # METRICS_TOKEN"; anyone else gets 404, as if there were no such page.
 METRICS_ENABLED = flag("METRICS_ENABLED", True)

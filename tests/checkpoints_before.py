@@ -1,4 +1,4 @@
-"""What ``game/checkpoints.py`` did before checkpoints carried an engine state version, kept
+"""What ``game/store/checkpoints.py`` did before checkpoints carried an engine state version, kept
 verbatim where it matters: to write checkpoints as the releases before did, and to show what
 those releases' code does with a checkpoint of today's.
 
@@ -16,8 +16,8 @@ from array import array
 from itertools import accumulate
 from typing import Any
 
-from game.checkpoints import CheckpointError, _EngineUnpickler, _mac, _Pickler
 from game.engine.state import GameState, effective
+from game.store.checkpoints import CheckpointError, _EngineUnpickler, _mac, _Pickler
 
 
 def encode(state: GameState) -> bytes:

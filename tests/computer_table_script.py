@@ -21,9 +21,9 @@ def main() -> None:
 
     django.setup()
 
-    from game.lobby import create_table, start_game
     from game.models import LogEntry
-    from game.seating import add_computer
+    from game.services.lobby import create_table, start_game
+    from game.services.seating import add_computer
 
     if sys.argv[1] == "new":
         table, ann = create_table(preset="c2-hig", seats=2, name="Ann", colour="blue")

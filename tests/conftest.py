@@ -114,9 +114,9 @@ def _plain_static_names() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _fresh_read_budget() -> Iterator[None]:
-    """Every test starts with full read budgets (game/read_budget.py): they live in the
+    """Every test starts with full read budgets (game/ops/read_budget.py): they live in the
     process's memory, and every test's clients share one address."""
-    from game import read_budget
+    from game.ops import read_budget
 
     read_budget.reset()
     yield

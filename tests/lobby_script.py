@@ -22,7 +22,7 @@ def main() -> None:
 
     django.setup()
 
-    from game.lobby import create_table, join_table
+    from game.services.lobby import create_table, join_table
 
     creator_name, guest_name = sys.argv[1:3] if len(sys.argv) >= 3 else ("Ann", "Bob")
     table, creator = create_table(preset="c2-hig", seats=2, name=creator_name, colour="blue")

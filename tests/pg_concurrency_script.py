@@ -32,7 +32,7 @@ def _connected_call(barrier: threading.Barrier, call: Any) -> dict[str, Any]:
     """
     from django.db import connection
 
-    from game.services import CommandRefused
+    from game.services.refusals import CommandRefused
 
     try:
         connection.ensure_connection()
@@ -76,7 +76,7 @@ def _next_command(code: str, rng: random.Random) -> tuple[int, dict[str, Any]]:
     """A legal (seat, client command) for whatever the game now waits for."""
     from game.engine.autoplay import random_command
     from game.models import Table
-    from game.tables import load_state
+    from game.store.tables import load_state
 
     state = load_state(Table.objects.get(code=code))
     seat, command = random_command(state, rng)
@@ -101,8 +101,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from game.lobby import create_table, join_table, start_game
-    from game.services import submit_command
+    from game.services.commands import submit_command
+    from game.services.lobby import create_table, join_table, start_game
 
     call_command("migrate", interactive=False, verbosity=0)
     table, creator = create_table(preset="c2-hig", seats=2, name="Ann", colour="blue")
@@ -140,8 +140,8 @@ def _tabletop_rounds() -> dict[str, Any]:
     """At a six-seat tabletop game: every seat enters points for itself at the same version
     ("distinct_seats", all must count), then THREADS entries for one seat at one version
     ("one_seat", one may count)."""
-    from game.lobby import add_player, create_table, start_game
-    from game.services import submit_command
+    from game.services.commands import submit_command
+    from game.services.lobby import add_player, create_table, start_game
 
     names = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
     table, host = create_table(preset="c2-hig", mode="tabletop", seats=6, name="Ann", colour="blue")
@@ -190,7 +190,7 @@ def _tabletop_rounds() -> dict[str, Any]:
 def _scores(code: str) -> list[list[int]]:
     """Each seat's (meeple, messenger) as the saved game says."""
     from game.models import Table
-    from game.tables import load_state
+    from game.store.tables import load_state
 
     state = load_state(Table.objects.get(code=code))
     return [[player.meeple, player.messenger] for player in state.players]

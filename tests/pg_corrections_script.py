@@ -28,7 +28,7 @@ def main() -> None:
 
     from game.engine import record
     from game.models import Checkpoint, LogEntry
-    from game.tables import STATES, load_state, record_of
+    from game.store.tables import STATES, load_state, record_of
     from tests.test_bounded_work import play
     from tests.test_corrections_server import _corrections, tabletop
 

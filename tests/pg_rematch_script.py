@@ -26,7 +26,7 @@ SHORT_GAME = [
 def _call(barrier: threading.Barrier, code: str, token: str) -> dict[str, Any]:
     from django.db import connection
 
-    from game.lobby import rematch
+    from game.services.lobby import rematch
 
     try:
         connection.ensure_connection()
@@ -54,9 +54,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from game.lobby import create_table, join_table, start_game
     from game.models import Table
-    from game.services import submit_command
+    from game.services.commands import submit_command
+    from game.services.lobby import create_table, join_table, start_game
 
     call_command("migrate", interactive=False, verbosity=0)
     table, ann = create_table(preset="c1-zmg", seats=2, name="Ann", colour="blue")

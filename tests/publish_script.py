@@ -3,7 +3,7 @@ would: no websocket, no consumer, no event loop. Prints the version after the mo
 
 `python -m tests.publish_script CODE HOST_TOKEN` against the database DATABASE_URL names and the
 channel layer REDIS_URL names. The service functions publish after their commits by themselves
-(game/publish.py): every page of the table, on any server process, hears of both.
+(game/services/publish.py): every page of the table, on any server process, hears of both.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ def main() -> None:
     django.setup()
 
     from game.engine.views import pending
-    from game.lobby import start_game
     from game.models import Table
-    from game.services import submit_command
-    from game.tables import load_state
+    from game.services.commands import submit_command
+    from game.services.lobby import start_game
+    from game.store.tables import load_state
 
     code, token = sys.argv[1:3]
     start_game(code, token)

@@ -47,7 +47,7 @@ Opener = Callable[[str], Awaitable[Socket]]
 def tabletop_night() -> dict[str, Any]:
     """A started tabletop game (c2-hig): Ann hosts on her console, Cleo and Dan were added by her
     and hold their seats' tokens on their phones. Needs a configured Django."""
-    from game.lobby import add_player, create_table, start_game
+    from game.services.lobby import add_player, create_table, start_game
 
     table, host = create_table(preset="c2-hig", mode="tabletop", seats=3, name="Ann", colour="blue")
     cleo = add_player(table.code, host.token, name="Cleo", colour="orange")

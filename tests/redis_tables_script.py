@@ -20,7 +20,7 @@ def main() -> None:
 
     django.setup()
 
-    from game.lobby import create_table, join_table
+    from game.services.lobby import create_table, join_table
 
     tables = []
     for _ in range(int(sys.argv[1])):

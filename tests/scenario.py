@@ -1,5 +1,5 @@
 """A small driver for engine scenarios: set up a game with fixed stacks, send decisions, read
-what happened. Each call goes through ``game.engine.state.apply`` exactly as the web layer will.
+what happened. Each call goes through ``game.engine.play.apply`` exactly as the web layer will.
 
     g = Game(tiles=["E"], messages=[1, 2, 3, 4, 5, 6, 7, 8])
     g.place(0, -1, 180).follower("city", "S").figure("meeple")
@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from game.engine import commands as cmd
+from game.engine.events import Event
+from game.engine.play import apply, new_game
 from game.engine.record import export, replay
-from game.engine.state import Event, GameState, PlayerState, apply, new_game
+from game.engine.state import GameState, PlayerState
 from game.engine.views import pending
 
 MESSAGES_IN_ORDER = [1, 2, 3, 4, 5, 6, 7, 8]

@@ -21,10 +21,10 @@ def main() -> None:
     django.setup()
 
     from game.engine.views import pending
-    from game.lobby import create_table, join_table, start_game
     from game.models import Table
-    from game.services import submit_command
-    from game.tables import load_state
+    from game.services.commands import submit_command
+    from game.services.lobby import create_table, join_table, start_game
+    from game.store.tables import load_state
 
     if sys.argv[1:] == ["board"]:
         print(json.dumps({"code": board_game()}))
@@ -68,10 +68,10 @@ def board_game() -> str:
     import random
 
     from game.engine.autoplay import random_command
-    from game.lobby import create_table, join_table, start_game
     from game.models import Table
-    from game.services import submit_command
-    from game.tables import load_state
+    from game.services.commands import submit_command
+    from game.services.lobby import create_table, join_table, start_game
+    from game.store.tables import load_state
 
     table, ann = create_table(preset="c2-hig", seats=2, name="Ann", colour="blue")
     join_table(table.code, name="Bob", colour="orange")

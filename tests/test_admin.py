@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Table
-from game.services import submit_command
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from prometheus_client import generate_latest
 
-from game.metrics import REGISTRY
+from game.ops.metrics import REGISTRY
 from tests import servers
 
 RULES = servers.ROOT / "deploy" / "prometheus" / "alerts.yml"

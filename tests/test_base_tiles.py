@@ -21,7 +21,7 @@ import pytest
 
 from game.engine import commands as cmd
 from game.engine.errors import EngineError, IllegalCommand, MalformedCommand, NotYourDecision
-from game.engine.state import apply, new_game
+from game.engine.play import apply, new_game
 from game.engine.tiles import CATALOGUE, ORIENTED, facing_half_edge, rotate_location
 from game.engine.views import pending, view
 from tests.scenario import Game

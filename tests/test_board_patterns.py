@@ -10,11 +10,11 @@ from itertools import product
 
 import pytest
 
-from game import checkpoints
 from game.engine.agenda import AwaitPlacement
 from game.engine.autoplay import random_command
 from game.engine.board import Board
-from game.engine.state import GameState, apply, new_game
+from game.engine.play import apply, new_game
+from game.engine.state import GameState
 from game.engine.tiles import (
     CITY_EDGE,
     DEMANDS,
@@ -28,6 +28,7 @@ from game.engine.tiles import (
     demands_of,
     pattern_of,
 )
+from game.store import checkpoints
 from tests import checkpoints_before
 
 

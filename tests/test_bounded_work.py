@@ -8,15 +8,16 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from game import tables
 from game.engine import record
 from game.engine.autoplay import random_command
 from game.engine.commands import EndGame, EndTurn
 from game.engine.state import effective
-from game.lobby import create_table, join_table, start_game
 from game.models import Checkpoint, LogEntry, Table
-from game.services import CommandRefused, submit_command
-from game.tables import STATES, load_state, record_of
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
+from game.services.refusals import CommandRefused
+from game.store import tables
+from game.store.tables import STATES, load_state, record_of
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +114,7 @@ def play(table: Table, length: int, seed: int) -> None:
 
 
 class Counted:
-    """Counts engine applies and log rows read by ``game.tables``."""
+    """Counts engine applies and log rows read by ``game.store.tables``."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.applies = 0
@@ -215,7 +216,7 @@ def test_a_correction_and_its_preview_reach_only_the_entries_the_list_shows() ->
     """Entries 0 to 4 are Bob's points; the list shows the latest three (2, 3, 4). Entry 1 is
     refused ``too_old`` by the preview and by the correction, which changes nothing, and the
     message says how far back corrections reach; entry 2 is previewed and corrected."""
-    from game.services import correctable, preview
+    from game.services.corrections import correctable, preview
 
     table = tabletop()
     scores(table, 5)
@@ -247,7 +248,7 @@ def test_corrections_reach_back_a_limited_number_of_log_entries() -> None:
     """However few entries have points, a correction replays every entry after the one it
     names: an entry of points before a long run of turns without any is out of reach, and
     not in the list either."""
-    from game.services import correctable, preview
+    from game.services.corrections import correctable, preview
 
     table = tabletop()
     scores(table, 2, seat=0)  # entries 0, 1
@@ -292,7 +293,7 @@ def test_a_preview_replays_from_the_checkpoint_before_its_entry_not_from_the_sta
     """At 300 entries, a preview of the oldest entry the window allows takes a bounded number
     of engine steps (a checkpoint interval before it, twice the entries after it); one of the
     first entry is refused before any step (it took about 600 when it was accepted)."""
-    from game.services import correctable, preview
+    from game.services.corrections import correctable, preview
 
     table = tabletop()
     scores(table, 300)

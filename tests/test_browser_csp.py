@@ -53,7 +53,7 @@ ADMIN_PASSWORD = secrets.token_urlsafe(16)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BLUE, ORANGE, GREEN = "rgb(0, 114, 178)", "rgb(230, 159, 0)", "rgb(0, 158, 115)"
 WHITE, DARK = "rgb(255, 255, 255)", "rgb(17, 17, 17)"
-"""The seats' colours and inks (game/lobby.py's COLOURS) as the browser computes them."""
+"""The seats' colours and inks (game/services/lobby.py's COLOURS) as the browser computes them."""
 STORY_COMES_MS = 13_000 + TIMEOUT_MS
 """How long the projector may take to show the story of a game just finished: it comes by itself
 13 s after the end (projector.js) and may then take as long as any other update."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from game.stories import CSV_COLUMNS
+from game.services.stories import CSV_COLUMNS
 from tests import servers
 from tests.test_browser import ConsoleWatch, screenshot
 

@@ -27,7 +27,7 @@ from playwright.sync_api import Browser, Page, expect
 from game.engine.presets import PRESETS
 from game.engine.record import replay
 from game.engine.wording import message_rule
-from game.narration import entry_words
+from game.services.narration import entry_words
 from tests import servers
 from tests.test_browser import ConsoleWatch, screenshot
 

@@ -15,8 +15,8 @@ import pytest
 import redis as redis_client
 from channels.layers import BaseChannelLayer
 
-from game import health
-from game.pubsub_layer import RECONNECTED, ResyncingPubSubChannelLayer
+from game.live.layers import RECONNECTED, ResyncingPubSubChannelLayer
+from game.ops import health
 from tests import servers
 
 SHOW_LAYER = (
@@ -50,7 +50,7 @@ def layer_with(**env: str) -> dict[str, object]:
 
 
 def test_without_redis_the_layer_is_in_memory() -> None:
-    assert layer_with()["BACKEND"] == "game.layers.ThrottledInMemoryChannelLayer"
+    assert layer_with()["BACKEND"] == "game.live.layers.ThrottledInMemoryChannelLayer"
 
 
 def test_pubsub_is_the_default_and_gets_the_connection_options() -> None:
@@ -60,7 +60,7 @@ def test_pubsub_is_the_default_and_gets_the_connection_options() -> None:
         REDIS_SOCKET_TIMEOUT="12",
         CHANNEL_LAYER="redis-pubsub",
     )
-    assert layer["BACKEND"] == "game.pubsub_layer.ResyncingPubSubChannelLayer"
+    assert layer["BACKEND"] == "game.live.layers.ResyncingPubSubChannelLayer"
     (host,) = layer["CONFIG"]["hosts"]  # type: ignore[index]
     assert host["address"] == "redis://127.0.0.1:6399/0"
     assert host["socket_timeout"] == 12.0
@@ -73,7 +73,7 @@ def test_redis_lists_get_the_waiting_pool() -> None:
     layer = layer_with(
         REDIS_URL="redis://127.0.0.1:6399/0", CHANNEL_LAYER="redis", REDIS_MAX_CONNECTIONS="7"
     )
-    assert layer["BACKEND"] == "game.redis_layer.PooledRedisChannelLayer"
+    assert layer["BACKEND"] == "game.live.layers.PooledRedisChannelLayer"
     (host,) = layer["CONFIG"]["hosts"]  # type: ignore[index]
     assert host["max_connections"] == 7
     assert host["timeout"] == 20.0

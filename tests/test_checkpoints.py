@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from game import checkpoints, tables
 from game.engine import presets, record
 from game.engine import state as engine_state
 from game.engine.state import STATE_VERSION
-from game.lobby import create_table, join_table, start_game
 from game.models import Checkpoint, Table
-from game.services import submit_command
-from game.tables import STATES, load_state, record_of
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
+from game.store import checkpoints, tables
+from game.store.tables import STATES, load_state, record_of
 from tests import checkpoints_before, state_fingerprint
 
 SCORE = {"type": "score", "points": 2, "figure": "meeple"}
@@ -180,7 +180,7 @@ def assert_rebuilt_and_renewed(
     checkpoint passed on the way is written again with this version; the game goes on."""
     versions = sorted(rows(table))
     unpickles = Unpickles(monkeypatch)
-    with caplog.at_level(logging.INFO, logger="game.tables"):
+    with caplog.at_level(logging.INFO, logger="game.store.tables"):
         assert load_state(table) == record.replay(record_of(table)).state
     assert unpickles.count == 0
     assert f"table {table.pk}: rebuilt from its log" in caplog.text and why in caplog.text
@@ -315,7 +315,7 @@ def test_the_release_before_reads_a_checkpoint_of_today_as_broken_and_uses_the_l
     monkeypatch.setattr(checkpoints, "decode", checkpoints_before.decode)
     unpickles = Unpickles(monkeypatch)
     STATES.clear()
-    with caplog.at_level(logging.WARNING, logger="game.tables"):
+    with caplog.at_level(logging.WARNING, logger="game.store.tables"):
         assert load_state(table) == record.replay(record_of(table)).state
     assert unpickles.count == 0
     assert "checkpoint ignored: the checkpoint cannot be read" in caplog.text

@@ -1,4 +1,4 @@
-"""The seats' colours reach the pages as classes of static/css/colours.css (game/colour_css.py),
+"""The seats' colours reach the pages as classes of static/css/colours.css (game/web/colour_css.py),
 since the Content-Security-Policy refuses style attributes: the file must be the one the colours
 give, with a class per colour."""
 
@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 
-from game.colour_css import STYLESHEET_PATH, stylesheet, text_ink
-from game.lobby import COLOURS
+from game.services.lobby import COLOURS
+from game.web.colour_css import STYLESHEET_PATH, stylesheet, text_ink
 
 
 def test_the_stylesheet_is_written_from_the_colours() -> None:
     assert STYLESHEET_PATH.read_text() == stylesheet(), (
-        "static/css/colours.css is not the one game/lobby.py's COLOURS give: "
+        "static/css/colours.css is not the one game/services/lobby.py's COLOURS give: "
         "run `manage.py colour_css`"
     )
 

@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from game.lobby import COLOUR_IDS, COLOURS
+from game.services.lobby import COLOUR_IDS, COLOURS
 
 MINIMUM = 15.0
 """The smallest distance allowed; the Okabe–Ito palette's closest pair (orange and yellow under

@@ -1,6 +1,6 @@
 """Computer players with two Daphne processes, one Redis and one PostgreSQL: each computer
 move happens exactly once, whichever processes notice that it is due, and a move whose process
-dies before making it is made by the other (game/computer.py).
+dies before making it is made by the other (game/services/computers.py).
 """
 
 from __future__ import annotations

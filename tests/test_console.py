@@ -11,9 +11,9 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 
 from game.engine import record
-from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Seat, Table
-from game.tables import record_of
+from game.services.lobby import create_table, join_table, start_game
+from game.store.tables import record_of
 from tests.test_consumers import Client, assert_nothing_hidden, seated
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

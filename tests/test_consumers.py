@@ -20,11 +20,11 @@ from django.db import connection
 from django.test import override_settings
 
 from game.engine import record
-from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Table
-from game.seating import set_absent_after
-from game.services import submit_command
-from game.tables import STATES
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
+from game.services.seating import set_absent_after
+from game.store.tables import STATES
 from messengers.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -171,7 +171,7 @@ def assert_nothing_hidden(frames: list[str], tiles: list[str], messages: list[in
 async def test_a_service_called_from_a_plain_thread_reaches_every_socket() -> None:
     """No consumer takes part: a thread of its own (as a script or a view would) submits a
     command and the host's seat change; every socket of the table receives the very same
-    update, then a snapshot with the new setting (game/publish.py)."""
+    update, then a snapshot with the new setting (game/services/publish.py)."""
     code, tokens = await started_table(["Ann", "Bob"])
     frames: list[str] = []
     clients = [Client(code, token, frames) for token in (*tokens, None)]
@@ -532,7 +532,7 @@ async def test_a_frame_that_finds_the_database_away_is_told_to_try_again(
     with one warning line, never ``server_error`` with a traceback; the socket stays open."""
     from django.db import OperationalError
 
-    import game.consumers
+    import game.live.consumers
 
     code, tokens = await started_table(["Ann", "Bob"])
     (ann,) = await seated(code, [tokens[0]], [])
@@ -540,7 +540,7 @@ async def test_a_frame_that_finds_the_database_away_is_told_to_try_again(
     def away(*args: object, **kwargs: object) -> None:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(game.consumers, "submit_command", away)
+    monkeypatch.setattr(game.live.consumers, "submit_command", away)
     with caplog.at_level("WARNING"):
         await ann.send(command(0, "u1", {"type": "skip_follower"}))
         error = await ann.receive("error")

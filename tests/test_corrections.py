@@ -17,7 +17,7 @@ from game.engine import commands as cmd
 from game.engine.corrections import play_events, plays
 from game.engine.errors import IllegalCommand, MalformedCommand
 from game.engine.record import export, replay
-from game.narration import final_breakdown, narrate
+from game.services.narration import final_breakdown, narrate
 from tests.scenario import Game
 
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")
@@ -352,7 +352,7 @@ def test_a_correction_from_a_start_state_matches_one_from_the_setup():
     """The server replays from a checkpoint before the corrected entry (``starts``); the result
     is the state a rebuild from the setup gives, and a start that does not fit is ignored."""
     from game.engine.corrections import correct as engine_correct
-    from game.engine.state import state_at
+    from game.engine.play import state_at
 
     g = table().score(0, 5, "meeple").end_turn().resolve("points").figure("meeple")
     g.score(1, 2, "meeple").score(1, 4, "messenger")

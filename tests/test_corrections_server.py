@@ -17,8 +17,10 @@ from game.engine import corrections, record
 from game.engine.commands import CORRECTABLE
 from game.engine.corrections import plays
 from game.models import LogEntry, Table
-from game.services import CommandRefused, preview, submit_command
-from game.tables import STATES, load_state, record_of
+from game.services.commands import submit_command
+from game.services.corrections import preview
+from game.services.refusals import CommandRefused
+from game.store.tables import STATES, load_state, record_of
 from tests.test_bounded_work import play, refused, send
 from tests.test_bounded_work import tabletop as three_at_the_table
 
@@ -238,8 +240,8 @@ def test_a_final_score_corrected_after_the_end_shows_in_the_final_breakdown() ->
     points (and an adjustment during play) once."""
     import json
 
-    from game.snapshots import snapshot
-    from game.tables import downloadable_record
+    from game.live.snapshots import snapshot
+    from game.store.tables import downloadable_record
 
     table = tabletop("c1-zmg")
     send(table, score(9))
@@ -268,8 +270,9 @@ def test_a_checkpoint_written_before_corrections_existed_is_refused(
     import io
     import zlib
 
-    from game import checkpoints
-    from game.engine.state import GameState, new_game
+    from game.engine.play import new_game
+    from game.engine.state import GameState
+    from game.store import checkpoints
 
     state, _ = new_game(["Ann", "Bob"], "c3", mode="tabletop", seed=1)
     full = GameState.__getstate__
@@ -287,7 +290,7 @@ def test_the_host_lists_the_entries_to_correct_newest_first_within_the_limit() -
     """The ``entries`` answer: each entry with points that still counts, in its latest form and
     in words, with its turn; not the ends of turns, not undone or deleted ones; at most
     ``CORRECTABLE_ENTRIES`` of the latest; host only."""
-    from game.services import correctable
+    from game.services.corrections import correctable
 
     table = tabletop()
     send(table, score(66, category="city"))

@@ -20,9 +20,9 @@ from django.test import Client, override_settings
 from django.urls import URLPattern
 
 from game import urls
-from game.lobby import create_table, join_table, start_game
 from game.models import Table
-from game.services import submit_command
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
 
 pytestmark = pytest.mark.django_db
 

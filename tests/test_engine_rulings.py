@@ -9,7 +9,7 @@ import pytest
 
 from game.engine import commands as cmd
 from game.engine.errors import GameOver, IllegalCommand, MalformedCommand, NotYourDecision
-from game.engine.state import apply
+from game.engine.play import apply
 from tests.scenario import Game
 
 

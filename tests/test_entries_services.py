@@ -10,8 +10,9 @@ from django.test import override_settings
 
 from game.engine.views import pending
 from game.models import LogEntry, Seat, Table
-from game.services import CommandRefused, submit_command
-from game.tables import STATES, load_state
+from game.services.commands import submit_command
+from game.services.refusals import CommandRefused
+from game.store.tables import STATES, load_state
 from tests.racing_entries import ANN, CLEO, DAN, isolated, tabletop_night
 
 pytestmark = pytest.mark.django_db

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine.commands import COMMAND_TYPES
-from game.frames import FRAME_KEYS
-from game.lobby import create_table, join_table, start_game
+from game.live.frames import FRAME_KEYS
 from game.models import Connection, LogEntry, Seat, Table
-from game.services import submit_command
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
 from messengers.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

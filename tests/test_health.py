@@ -13,8 +13,8 @@ import pytest
 from django.conf import settings
 from django.test import AsyncClient, override_settings
 
-from game import health
 from game.models import HealthCheck
+from game.ops import health
 from messengers.version import VERSION
 
 HEALTHY = {"database": "ok", "channel_layer": "ok", "static_files": "ok", "version": VERSION}

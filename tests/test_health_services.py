@@ -1,5 +1,5 @@
 """``/healthz`` of a real Daphne whose PostgreSQL refuses writes: it answers 503 naming the
-refusal, with one log line, and 200 again once writes are taken (game/health.py)."""
+refusal, with one log line, and 200 again once writes are taken (game/ops/health.py)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_a_read_only_database_fails_the_check_until_it_takes_writes(postgres_url
 
     [line] = [line for line in log.splitlines() if "health check" in line]
     assert line.endswith(
-        "WARNING game.health health check database: refuses writes (ReadOnlySqlTransaction):"
+        "WARNING game.ops.health health check database: refuses writes (ReadOnlySqlTransaction):"
         " cannot execute UPDATE in a read-only transaction"
     ), line
     assert "Traceback" not in log

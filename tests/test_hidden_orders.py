@@ -12,14 +12,16 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from game.engine import record
+from game.engine.play import new_game
 from game.engine.shuffle import KEYED_SEED_MIN, shuffled_orders
-from game.engine.state import MESSAGES, new_game
+from game.engine.state import MESSAGES
 from game.engine.tiles import standard_bag
-from game.lobby import create_table, join_table, start_game
+from game.live.snapshots import history, snapshot
 from game.models import Table
-from game.services import CommandRefused, submit_command
-from game.snapshots import history, snapshot
-from game.tables import downloadable_record, load_state, record_of
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
+from game.services.refusals import CommandRefused
+from game.store.tables import downloadable_record, load_state, record_of
 
 ORDER = [6, 2, 7, 4, 1, 8, 3, 5]
 """A message stack whose undrawn part is not in number order."""
@@ -67,7 +69,7 @@ def test_a_new_table_gets_128_secret_bits(monkeypatch) -> None:
         drawn.append(bits)
         return (1 << bits) - 3
 
-    monkeypatch.setattr("game.lobby.secrets.randbits", randbits)
+    monkeypatch.setattr("game.services.lobby.secrets.randbits", randbits)
     table, _, _ = started()
     assert drawn == [128]
     assert table.setup["seed"] == KEYED_SEED_MIN | ((1 << 128) - 3)

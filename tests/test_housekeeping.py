@@ -9,9 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from game.lobby import create_table, join_table, start_game
 from game.models import Connection, LogEntry, Seat, Table
-from game.services import submit_command
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from game.lobby import create_table
 from game.models import Seat, Table
+from game.services.lobby import create_table
 
 pytestmark = pytest.mark.django_db
 

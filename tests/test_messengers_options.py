@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from game.engine.errors import EngineError, OptionError
+from game.engine.play import new_game
 from game.engine.presets import resolve_options
 from game.engine.record import export, replay
-from game.engine.state import new_game
 from game.engine.views import view
 from tests.scenario import Game
 

@@ -1,4 +1,5 @@
-"""Player names (game/names.py and the lobby's checks): one clean form, nothing invisible, no two
+"""Player names (game/services/names.py and the lobby's checks): one clean form, nothing invisible,
+no two
 names at a table that could be taken for each other."""
 
 from __future__ import annotations
@@ -6,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from game.lobby import LobbyError, add_player, create_table, join_table
 from game.models import Seat, Table
-from game.names import (
+from game.services.lobby import LobbyError, add_player, create_table, join_table
+from game.services.names import (
     CONFUSABLES_FILE,
     BadName,
     alike,

@@ -1,4 +1,4 @@
-"""The game log in words (game/narration.py), checked against the recorded games.
+"""The game log in words (game/services/narration.py), checked against the recorded games.
 
 The records in tests/records are finished games whose every event is known (their README has the
 ledger), so the lines asserted here are those a player reads for real events, not for events made
@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from game import narration
 from game.engine import events
 from game.engine.record import replay
-from game.narration import BREAKDOWN_KEYS, NARRATED_EVENTS, final_breakdown
+from game.services import narration
+from game.services.narration import BREAKDOWN_KEYS, NARRATED_EVENTS, final_breakdown
 from tests.scenario import Game
 
 RECORDS = Path(__file__).resolve().parent / "records"

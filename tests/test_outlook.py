@@ -19,7 +19,8 @@ import pytest
 from game.engine.agenda import Award, EndRound, ScoreFeature
 from game.engine.autoplay import random_command
 from game.engine.outlook import earned_now, figure_outlooks
-from game.engine.state import GameState, apply, new_game
+from game.engine.play import apply, new_game
+from game.engine.state import GameState
 from game.engine.views import pending
 from tests.scenario import Game
 from tests.test_messengers_rules import road_and_city_layout

@@ -11,11 +11,11 @@ from django.test import Client, override_settings
 
 from game.engine import record
 from game.engine.autoplay import random_command
-from game.lobby import create_table, join_table, start_game
 from game.models import LogEntry, Seat, Table
-from game.options_form import house_rules
-from game.services import submit_command
-from game.tables import load_state
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
+from game.store.tables import load_state
+from game.web.forms import house_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +103,7 @@ def test_a_wrong_rejoin_token_changes_nothing_and_says_so(token: str) -> None:
     table = Table.objects.get()
     stranger = Client()
     response = rejoin(stranger, table.code, token)
-    if "\x00" in token:  # refused before any view runs (game/badtext.py)
+    if "\x00" in token:  # refused before any view runs (game/web/badtext.py)
         assert response.status_code == 400
     else:
         assert response.status_code == 404

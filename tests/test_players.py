@@ -12,9 +12,10 @@ import pytest
 
 from game.engine import commands as cmd
 from game.engine.autoplay import legal_commands
+from game.engine.play import apply, new_game
 from game.engine.presets import PRESETS
 from game.engine.seat_view import seat_view
-from game.engine.state import GameState, apply, new_game
+from game.engine.state import GameState
 from game.engine.views import pending
 from game.players import LEVELS, NotThisSeatsDecision, UnknownLevel, decide
 from game.players.match import play_game

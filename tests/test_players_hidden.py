@@ -12,9 +12,10 @@ import pytest
 
 from game.engine import commands as cmd
 from game.engine.autoplay import random_command
+from game.engine.play import apply, new_game
 from game.engine.presets import PRESETS
 from game.engine.seat_view import redacted, seat_view
-from game.engine.state import GameState, apply, new_game
+from game.engine.state import GameState
 from game.engine.views import pending
 from game.players import LEVELS, decide
 
@@ -95,7 +96,8 @@ def test_decisions_do_not_depend_on_hidden_orders(preset: str) -> None:
 
 
 def test_a_view_sent_to_a_thinking_process_decides_the_same() -> None:
-    """The server hands a seat's view to a worker process (game/computer.py): pickled and read
+    """The server hands a seat's view to a worker process (game/services/computers.py): pickled and
+    read
     back, it is equal and gives the same decision, and it still holds no order."""
     checked = 0
     for state in positions("c2-hig", 12):

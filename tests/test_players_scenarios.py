@@ -13,9 +13,11 @@ from typing import Any
 
 from game.engine import commands as cmd
 from game.engine.agenda import AwaitMessage, Award, EndRound, EndTurn
+from game.engine.events import Event
 from game.engine.messengers import MESSAGE_SETS, Figure, MessageAction
+from game.engine.play import apply, new_game
 from game.engine.seat_view import seat_view
-from game.engine.state import Event, GameState, Revealed, apply, new_game
+from game.engine.state import GameState, Revealed
 from game.engine.views import pending
 from game.players import decide
 from game.players.figures import can_earn

@@ -1,6 +1,7 @@
-"""Pings and presence cost the database nothing per frame (game/presence_book.py,
-game/presence_writer.py, game/table_pulse.py), no connection row outlives its socket, and the
-frames of one client address are handled a few at a time (game/guard.py).
+"""Pings and presence cost the database nothing per frame (game/services/presence_book.py,
+game/live/presence_writer.py, game/live/table_pulse.py), no connection row outlives its socket, and
+the
+frames of one client address are handled a few at a time (game/live/guard.py).
 
 The write-through interval is set far beyond any test's length, so that only the writes a test
 makes itself (``presence_writer.flush``) happen: nothing here waits for a clock.
@@ -23,12 +24,13 @@ from django.db.backends.utils import CursorWrapper
 from django.test import override_settings
 from django.utils import timezone
 
-from game import presence, presence_writer
-from game.consumers import TableConsumer
-from game.guard import ConnectionGuard
+from game.live import presence_writer
+from game.live.consumers import TableConsumer
+from game.live.guard import ConnectionGuard
+from game.live.table_pulse import PULSES, Pulse, PulseCache
 from game.models import Connection, Seat, Table
-from game.presence_book import BOOK, PresenceBook
-from game.table_pulse import PULSES, Pulse, PulseCache
+from game.services import presence
+from game.services.presence_book import BOOK, PresenceBook
 from messengers.asgi import application
 from tests.test_consumers import command, first_placement, started_table
 from tests.test_guard import HEADERS, from_address, open_socket

@@ -17,14 +17,14 @@ import pytest
 from game.engine.autoplay import random_command
 from game.engine.commands import parse_command
 from game.engine.messengers import message_names
+from game.engine.play import apply, new_game
 from game.engine.presets import resolve_options
-from game.engine.state import GameState, apply, new_game
+from game.engine.state import GameState
 from game.engine.story import story
 from game.engine.views import pending, view
-from game.lobby import create_table
-from game.narration import narrate
-from game.snapshots import snapshot
-from game.tables import public_view_json
+from game.live.snapshots import snapshot
+from game.services.lobby import create_table
+from game.services.narration import narrate, public_view_json
 from tests.scenario import Game
 from tests.test_messages import NOT_OFFERED, PRESETS, column_game, stack
 from tests.test_review import lone_highwayman_game, monk_game

@@ -32,8 +32,9 @@ from game.engine import commands as cmd
 from game.engine import views
 from game.engine.autoplay import random_command
 from game.engine.errors import EngineError, GameOver, NotYourDecision
+from game.engine.play import apply, new_game
 from game.engine.record import export, replay
-from game.engine.state import FOLLOWERS_PER_PLAYER, GameState, apply, new_game
+from game.engine.state import FOLLOWERS_PER_PLAYER, GameState
 from game.engine.tiles import standard_bag
 
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")

@@ -1,4 +1,4 @@
-"""The read budget (game/read_budget.py; docs/protocol.md, "Limits"): the expensive reads of a
+"""The read budget (game/ops/read_budget.py; docs/protocol.md, "Limits"): the expensive reads of a
 table's websocket and its story draw on CPU milliseconds per table and per client address; past
 the budget a read is refused ``busy_reading`` and not done, other tables and addresses are not
 affected, and the budget refills with time. Costs and time are faked, never measured."""
@@ -13,8 +13,9 @@ import pytest
 from django.test import Client as HttpClient
 from django.test import override_settings
 
-from game import consumers, read_budget
-from game.read_budget import OverBudget, ReadBudget
+from game.live import consumers
+from game.ops import read_budget
+from game.ops.read_budget import OverBudget, ReadBudget
 from tests.test_console import command, tabletop_lobby, update_at
 from tests.test_consumers import Client
 
@@ -268,7 +269,7 @@ async def test_past_the_budget_a_read_is_refused_and_not_done(
 
 
 def said(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name == "game.read_budget"]
+    return [r.getMessage() for r in caplog.records if r.name == "game.ops.read_budget"]
 
 
 @pytest.mark.asyncio
@@ -277,11 +278,11 @@ async def test_a_costly_read_is_logged_with_its_table_and_kind_only(
 ) -> None:
     frames: list[str] = []
     code, host = await hosted_game("10.0.0.1", frames)
-    with override_settings(READ_SLOW_MS=200), caplog.at_level("WARNING", "game.read_budget"):
+    with override_settings(READ_SLOW_MS=200), caplog.at_level("WARNING", "game.ops.read_budget"):
         await host.send({"type": "entries"})
         await host.receive("entries")
     assert said(caplog) == [f"Read of entries at table {code} took 250 ms of CPU"]
-    with override_settings(READ_SLOW_MS=300), caplog.at_level("WARNING", "game.read_budget"):
+    with override_settings(READ_SLOW_MS=300), caplog.at_level("WARNING", "game.ops.read_budget"):
         caplog.clear()
         await host.send({"type": "entries"})
         await host.receive("entries")

@@ -159,7 +159,7 @@ async def test_a_service_called_outside_any_server_reaches_every_page(
 ) -> None:
     """A plain process (as a management command) starts a game and moves: the pages on both
     Daphne processes, the seats' and a spectator's, receive the start and the very same update,
-    though no consumer took part (game/publish.py)."""
+    though no consumer took part (game/services/publish.py)."""
     env = servers.project_env(DATABASE_URL=cluster.database_url, REDIS_URL=redis_url)
     table = servers.run_script(env, "tests.lobby_script")
     other = Cluster(

@@ -17,8 +17,8 @@ from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 from django.test import override_settings
 
-from game.lobby import LobbyError, create_table, join_table, rematch, start_game
 from game.models import Seat, Table
+from game.services.lobby import LobbyError, create_table, join_table, rematch, start_game
 from tests.test_consumers import Client, assert_nothing_hidden, command, make_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -1,6 +1,6 @@
 """A running process after its database is restored.
 
-A Daphne process keeps the latest state of each table it served in memory (game/tables.py). A
+A Daphne process keeps the latest state of each table it served in memory (game/store/tables.py). A
 database restored from a backup, or flushed and filled again, reuses table ids: the id of a game
 the process remembers can then name another game at the same version. The process must serve
 each table's own state, never the remembered state of another game that had its id.

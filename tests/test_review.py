@@ -37,7 +37,8 @@ from game.engine.autoplay import random_command
 from game.engine.board import Board
 from game.engine.errors import EngineError, IllegalCommand, NotYourDecision
 from game.engine.messengers import MESSAGE_SETS
-from game.engine.state import GameState, Revealed, apply, new_game
+from game.engine.play import apply, new_game
+from game.engine.state import GameState, Revealed
 from game.engine.tiles import CATALOGUE
 from tests.scenario import Game
 from tests.test_messages import TWO_POINTS, choose, stack

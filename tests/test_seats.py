@@ -18,11 +18,11 @@ from channels.db import database_sync_to_async
 from django.test import override_settings
 from django.utils import timezone
 
-from game import computer
-from game.lobby import create_table, start_game
 from game.models import LogEntry, Seat, Table
 from game.players import decide, seat_view
-from game.tables import load_state
+from game.services import computers as computer
+from game.services.lobby import create_table, start_game
+from game.store.tables import load_state
 from tests.test_consumers import (
     MESSAGES,
     TILES,
@@ -436,7 +436,7 @@ async def test_a_dead_thinking_process_is_replaced() -> None:
     the process stopping."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from game.engine.state import new_game
+    from game.engine.play import new_game
 
     state, _ = new_game(["Ann", "Ada"], "c2-hig", seed=3)
     turn = computer.Due(version=0, seat=0, level="strong", state=state)

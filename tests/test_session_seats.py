@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.test import Client, override_settings
 
-from game.lobby import create_table
+from game.services.lobby import create_table
 
 pytestmark = pytest.mark.django_db
 

@@ -35,8 +35,8 @@ COMPUTERS_ONLY = """
 import json, os, django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "messengers.settings")
 django.setup()
-from game.lobby import create_table, start_game
-from game.seating import add_computer, computer_for
+from game.services.lobby import create_table, start_game
+from game.services.seating import add_computer, computer_for
 codes = []
 for _ in range({tables}):
     table, ann = create_table(preset="c2-hig", seats=2, name="Ann", colour="blue")

@@ -11,8 +11,8 @@ import pytest
 
 from game.engine import agenda, commands
 from game.engine.errors import IllegalCommand
+from game.engine.play import apply, new_game
 from game.engine.runner import STEP_RULES, StepRule, _never_decided, _never_runs, _nobody
-from game.engine.state import apply, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,7 @@ def test_a_step_without_a_row_stops_the_engine_from_loading():
         "class Forgotten(agenda.Step):\n"
         "    pass\n"
         "agenda.Forgotten = Forgotten\n"
-        "import game.engine.state\n"
+        "import game.engine.play\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False

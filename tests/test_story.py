@@ -17,8 +17,8 @@ import pytest
 
 from game.engine.autoplay import random_command
 from game.engine.commands import parse_command
+from game.engine.play import apply, new_game
 from game.engine.record import replay
-from game.engine.state import apply, new_game
 from game.engine.story import CATEGORIES, story
 from tests.scenario import Game
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
-from game.lobby import create_table, join_table, start_game
 from game.models import Table
-from game.services import submit_command
-from game.stories import CACHE, CSV_COLUMNS
+from game.services.commands import submit_command
+from game.services.lobby import create_table, join_table, start_game
+from game.services.stories import CACHE, CSV_COLUMNS
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """PostgreSQL or Redis unreachable: a clear 503 page with Retry-After, never a bare 500
-(game/unavailable.py). Here in-process, with the failures raised where the services are used;
+(game/ops/unavailable.py). Here in-process, with the failures raised where the services are used;
 tests/test_unavailable_services.py stops real servers under a running Daphne."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.db import IntegrityError, InternalError, OperationalError
 from django.test import Client
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from game import views
-from game.unavailable import Service, unreachable_service
+from game.ops.unavailable import Service, unreachable_service
+from game.web import views
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_redis_unreachable_during_a_request_answers_503(
     page = response.content.decode()
     assert REDIS_WORDS in page
     assert "redis.internal" not in page
-    [line] = [r.getMessage() for r in caplog.records if r.name == "game.unavailable"]
+    [line] = [r.getMessage() for r in caplog.records if r.name == "game.ops.unavailable"]
     assert line == "503 to a POST request: redis unreachable (ConnectionError)"
     assert not any(record.exc_info for record in caplog.records)
 

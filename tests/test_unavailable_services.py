@@ -1,6 +1,6 @@
 """A private Redis or PostgreSQL stopped under a running Daphne (DEBUG off): creating a table,
 joining and a table page answer the 503 page with Retry-After, the log holds no server error,
-and everything works again once the service is back (game/unavailable.py)."""
+and everything works again once the service is back (game/ops/unavailable.py)."""
 
 from __future__ import annotations
 
@@ -136,4 +136,4 @@ def test_postgres_down_answers_503_until_it_returns(redis_url: str) -> None:
             log = daphne.log_path.read_text(errors="replace")
 
     assert_no_server_error(log)
-    assert "WARNING game.unavailable 503 to a GET request: database unreachable" in log
+    assert "WARNING game.ops.unavailable 503 to a GET request: database unreachable" in log

@@ -10,7 +10,8 @@ import pytest
 from game.engine import commands as cmd
 from game.engine.autoplay import random_command
 from game.engine.errors import IllegalCommand
-from game.engine.state import apply, effective, new_game, undo_from, undo_target
+from game.engine.play import apply, new_game, undo_from, undo_target
+from game.engine.state import effective
 
 
 @pytest.mark.parametrize("preset", ["c1-zmg", "c2-hig", "c2-zmg", "c3"])

@@ -16,9 +16,9 @@ from django.test import Client as HttpClient
 from django.test import override_settings
 from prometheus_client.parser import text_string_to_metric_families
 
-from game import metrics
-from game.metrics import REGISTRY
 from game.models import Table
+from game.ops import metrics
+from game.ops.metrics import REGISTRY
 from tests.servers import ROOT, child_env, project_env
 from tests.test_consumers import Client, command, first_placement, started_table
 
@@ -215,7 +215,8 @@ async def test_metrics_count_active_tables_connected_seats_computers_and_decisio
 
 @pytest.mark.django_db
 def test_server_errors_of_actions_and_http_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    from game import observe, views
+    from game.ops import observe
+    from game.web import views
 
     before = {
         source: _sample("messengers_errors_total", source=source) for source in ("command", "http")
@@ -339,7 +340,7 @@ def test_good_watching_settings_are_read() -> None:
 @pytest.mark.django_db
 def test_metrics_and_health_answer_whatever_the_host_header_names() -> None:
     """A check on the machine itself names the address, which ALLOWED_HOSTS need not hold: both
-    pages answer it (game/probes.py); /metrics still only to an allowed address or the token,
+    pages answer it (game/ops/probes.py); /metrics still only to an allowed address or the token,
     and other pages still refuse the host."""
     foreign = HttpClient(HTTP_HOST="127.0.0.9:8001")
     with override_settings(ALLOWED_HOSTS=["play.example.org"]):

@@ -15,9 +15,9 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
-from game.consumers import group_name
-from game.layers import ThrottledInMemoryChannelLayer
-from game.lobby import create_table, join_table, start_game
+from game.live.consumers import group_name
+from game.live.layers import ThrottledInMemoryChannelLayer
+from game.services.lobby import create_table, join_table, start_game
 from messengers.asgi import application
 from tests.test_consumers import Client, command, first_placement, seated, started_table
 

@@ -25,9 +25,10 @@ from typing import Any
 
 from . import commands as cmd
 from .errors import EngineError, IllegalCommand
-from .events import Adjusted, Corrected, Lapsed
+from .events import Adjusted, Corrected, Event, Lapsed
 from .messengers import Figure, is_dark, space
-from .state import Event, GameState, Mode, apply, effective, fresh, started
+from .play import apply, fresh, started
+from .state import GameState, Mode, effective
 from .views import pending
 
 Play = tuple[int, Mapping[str, Any]]

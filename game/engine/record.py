@@ -13,7 +13,9 @@ from typing import Any, Final
 
 from .commands import COMMAND_TYPES, parse_command
 from .errors import EngineError, RecordError
-from .state import Event, GameState, Mode, apply, new_game
+from .events import Event
+from .play import apply, new_game
+from .state import GameState, Mode
 from .views import pending
 
 FORMAT: Final = "carcassonne-messengers/1"

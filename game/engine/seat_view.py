@@ -31,7 +31,8 @@ def _pickle_mapping(mapping: types.MappingProxyType[Any, Any]) -> tuple[Any, tup
 
 
 # The state's read-only mappings travel as copies, so that a seat's view can be handed to a
-# computer player in another process (game/computer.py), away from the server's event loop.
+# computer player in another process (game/services/computers.py), away from the server's event
+# loop.
 copyreg.pickle(types.MappingProxyType, _pickle_mapping)
 
 

@@ -16,10 +16,11 @@ from typing import Any, Final
 
 from .commands import parse_command
 from .corrections import plays
-from .events import MessageDrawn, MessageResolved, Points
+from .events import Event, MessageDrawn, MessageResolved, Points
 from .messengers import MessageAction, message_text
+from .play import apply, started
 from .presets import Options
-from .state import Event, GameState, apply, started
+from .state import GameState
 
 CATEGORIES: Final = ("road", "city", "monastery", "field", "during_play", "message", "final")
 """Where points came from. ``during_play``: points entered at a tabletop game without saying

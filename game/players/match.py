@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine.commands import parse_command
+from game.engine.events import Event
+from game.engine.play import apply, new_game
 from game.engine.seat_view import seat_view
-from game.engine.state import Event, GameState, apply, new_game
+from game.engine.state import GameState
 from game.engine.views import pending
 
 from .decide import decide

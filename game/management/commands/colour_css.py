@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from game.colour_css import STYLESHEET_PATH, stylesheet
+from game.web.colour_css import STYLESHEET_PATH, stylesheet
 
 
 class Command(BaseCommand):
     help = (
-        "Write static/css/colours.css, a class per seat colour, from game/lobby.py's COLOURS: "
-        "run it after changing a colour."
+        "Write static/css/colours.css, a class per seat colour, from "
+        "game/services/lobby.py's COLOURS: run it after changing a colour."
     )
 
     def handle(self, *args, **options):

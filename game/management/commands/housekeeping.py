@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from game.housekeeping import sweep
+from game.ops.housekeeping import sweep
 
 
 class Command(BaseCommand):

@@ -1,0 +1,195 @@
+"""Corrections at a tabletop game: the entries the host may correct, what a correction or an
+entry would do before it is sent (previews, which change nothing), and the correction itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from game.engine.commands import (
+    Correct,
+    Score,
+    ScoreShared,
+)
+from game.engine.corrections import TooOld, Window, check_window
+from game.engine.errors import EngineError
+from game.engine.events import Event
+from game.engine.outlook import figure_outlooks
+from game.engine.state import GameState, Mode
+from game.models import LogEntry, Table
+from game.services.names import isolate
+from game.services.narration import narrate, scoring_words
+from game.services.permissions import (
+    Sender,
+    acting_seat,
+    check_host_only,
+    check_shared_sender,
+    default_seat,
+    started_table,
+)
+from game.services.refusals import CommandRefused, apply_or_refuse, parse_or_refuse
+from game.store import tables
+from game.store.log import TableHead
+
+
+def correct_entry(
+    state: GameState, table: TableHead, seat: int, command: Correct
+) -> tuple[GameState, list[Event]]:
+    """The engine's correction, replayed from the nearest checkpoint before the entry; an entry
+    beyond the correction window is refused ``too_old`` before any replay."""
+    try:
+        check_window(state, command.entry, correction_window())
+    except TooOld as error:
+        message = str(error)
+        raise CommandRefused(
+            "too_old", f"{message[:1].upper()}{message[1:]}.", table.version
+        ) from None
+    try:
+        return tables.correct((table.id, table.code), state, seat, command)
+    except EngineError as error:
+        raise CommandRefused("illegal", str(error), table.version) from None
+
+
+def preview(
+    code: str, seat: int | None, command: object, *, host: bool | None = None
+) -> dict[str, Any]:
+    """What a ``correct`` would do, computed and not saved (protocol.md, "preview"): the lines
+    the log would show, the entries that would lapse and every seat's figures after it.
+
+    Host only; refused with the code and reason the correction itself would be refused with.
+    A ``score`` or ``score_shared`` is previewed by ``entry_preview``.
+    """
+    parsed = parse_or_refuse(command, with_seat=True)
+    if isinstance(parsed, Score | ScoreShared):
+        assert isinstance(command, Mapping)
+        return entry_preview(code, seat, command, parsed, host=host)
+    if not isinstance(parsed, Correct):
+        raise CommandRefused(
+            "malformed", "A preview shows a 'correct', 'score' or 'score_shared' command only."
+        )
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+    with transaction.atomic():
+        table, state = started_table(code)
+        sender = Sender(table.id, seat, host)
+        acting = seat if seat is not None else default_seat(state, table, parsed)
+        check_host_only(state, table, sender, parsed)
+        after, events = correct_entry(state, table, acting, parsed)
+    names = [player.name for player in after.players]
+    lines = narrate(
+        [event for event in events if event["type"] != "message_drawn"], names, after.options
+    )
+    # Which message a correction would draw is hidden until the correction is made: a preview
+    # must not let the host peek at the stack.
+    lines += [
+        f"{isolate(names[event['seat']])} draws a message"
+        for event in events
+        if event["type"] == "message_drawn"
+    ]
+    return {
+        "type": "preview",
+        "command": command,
+        "lines": lines,
+        "lapsed": [
+            {"entry": event.get("entry"), "line": narrate([event], names)[0]}
+            for event in events
+            if event["type"] in ("lapsed", "undrawn")
+        ],
+        "scores": [{"meeple": p.meeple, "messenger": p.messenger} for p in after.players],
+        "version": table.version,
+    }
+
+
+def correction_window() -> Window:
+    """How far back a ``correct`` reaches (settings ``CORRECTABLE_ENTRIES`` and
+    ``CORRECTION_REACH``): the entries the ``entries`` list shows, and only those."""
+    return Window(entries=settings.CORRECTABLE_ENTRIES, reach=settings.CORRECTION_REACH)
+
+
+def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dict[str, Any]:
+    """The entries a ``correct`` may name (the correction window), newest first, each in its
+    latest form and in words (protocol.md, "entries"): what the host's console lists to choose
+    from. Host only."""
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+    row = Table.objects.filter(code=code).values_list("id", "status", "version", "mode").first()
+    if row is None:
+        raise CommandRefused("no_table", "There is no such table.")
+    table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
+    if not Sender(table.id, seat, host).host:
+        raise CommandRefused("not_host", "Only the host corrects entries.", table.version)
+    if table.status == Table.Status.LOBBY or row[3] != Mode.TABLETOP:
+        return {"type": "entries", "version": table.version, "entries": []}
+    state = tables.load_state_at((table.id, table.code), table.version)
+    names = [player.name for player in state.players]
+    found = correction_window().plays(state)
+    turns = dict(
+        LogEntry.objects.filter(
+            table_id=table.id, index__in=[index for index, _ in found]
+        ).values_list("index", "turn")
+    )
+    return {
+        "type": "entries",
+        "version": table.version,
+        "entries": [
+            {
+                "entry": index,
+                "action": dict(action),
+                "turn": turns.get(index),
+                "line": scoring_words(action, names),
+            }
+            for index, action in reversed(found)
+        ],
+    }
+
+
+def entry_preview(
+    code: str,
+    seat: int | None,
+    command: Mapping[str, Any],
+    parsed: Score | ScoreShared,
+    *,
+    host: bool | None = None,
+) -> dict[str, Any]:
+    """Where each named seat's figures would land with a tabletop entry's points, and whether
+    that would draw a message (``outlook.figure_outlook``), computed and not saved.
+
+    Allowed to whoever may send the entry itself (the host for any seat, a player for their
+    own seat or a shared scoring that includes it), and refused with the codes the entry would
+    get: the entry is applied to the table's state and thrown away, so every rule it breaks is
+    the engine's to say.
+    """
+    if seat is None and not host:
+        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+    with transaction.atomic():
+        table, state = started_table(code)
+    if state.mode is not Mode.TABLETOP:
+        raise CommandRefused(
+            "illegal", "Entries are previewed at tabletop games only.", table.version
+        )
+    sender = Sender(table.id, seat, host)
+    if isinstance(parsed, Score):
+        named = command.get("seat")
+        if named is not None and (not isinstance(named, int) or isinstance(named, bool)):
+            raise CommandRefused("malformed", "'seat' must be a seat number", table.version)
+        acting = acting_seat(state, table, sender, named, parsed)
+        seats = [acting]
+    else:
+        check_shared_sender(table, sender, parsed)
+        acting = seat if seat is not None else default_seat(state, table, parsed)
+        seats = list(parsed.seats)
+    apply_or_refuse(state, table, acting, parsed)
+    figures = [
+        {"seat": named, **option}
+        for named in seats
+        for option in figure_outlooks(state, named, parsed.points)
+    ]
+    return {
+        "type": "preview",
+        "command": dict(command),
+        "version": table.version,
+        "figures": figures,
+    }

@@ -1,0 +1,135 @@
+"""A table's story (``engine/story.py``) as served to the pages: JSON and CSV, each computed
+once per table version and kept in a small per-process cache (docs/protocol.md, "The story").
+
+The story is public: the same for every visitor, players, spectators and the projector alike.
+It tells scores, categories and drawn messages only, never the bag or the stack's order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+from collections import OrderedDict
+from typing import Any, Final
+
+from django.conf import settings
+
+from game.engine.story import CATEGORIES, story
+from game.models import Table
+from game.store.tables import load_state
+
+CSV_COLUMNS: Final = (
+    "section",
+    "turn",
+    "seat",
+    "name",
+    "colour",
+    "rank",
+    "meeple",
+    "messenger",
+    "total",
+    *CATEGORIES,
+    "message_number",
+    "message_name",
+    "message_choice",
+    "message_points",
+)
+"""The columns of ``results.csv``: one table, three kinds of rows (``section``): ``result``
+(one per player: rank once finished, figures, total, points per category), ``history`` (one per
+player per turn: figures and total after it; turn ``0`` is the start, ``final`` the end) and
+``message`` (one per drawn message: turn, who drew it, its number, name, the choice made,
+``action`` or ``points``, and the points it gave). The category ``message`` holds the points a
+player's messages gave in all."""
+_FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+class _Cache:
+    """The latest story JSON of recently asked tables, keyed by id, code and version."""
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[tuple[int, str], tuple[int, dict[str, Any]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, table: Table) -> dict[str, Any] | None:
+        with self.lock:
+            entry = self.entries.get((table.pk, table.code))
+            if entry is None or entry[0] != table.version:
+                return None
+            self.entries.move_to_end((table.pk, table.code))
+            return entry[1]
+
+    def put(self, table: Table, told: dict[str, Any]) -> None:
+        with self.lock:
+            self.entries[(table.pk, table.code)] = (table.version, told)
+            self.entries.move_to_end((table.pk, table.code))
+            while len(self.entries) > settings.STORY_CACHE_TABLES:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+CACHE = _Cache()
+
+
+def story_json(table: Table) -> dict[str, Any]:
+    """The story of a started table at its current version, with each seat's colour."""
+    told = CACHE.get(table)
+    if told is None:
+        told = story(load_state(table)).to_json()
+        told["code"] = table.code
+        told["colours"] = [seat.colour for seat in table.seats.order_by("index")]
+        CACHE.put(table, told)
+    return told
+
+
+def _cell(value: Any) -> Any:
+    """A names' cell that a spreadsheet would not run as a formula."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def results_csv(told: dict[str, Any]) -> str:
+    """``results.csv`` from a story's JSON (columns: ``CSV_COLUMNS``)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    names, colours = told["players"], told["colours"]
+
+    def who(seat: int) -> dict[str, Any]:
+        colour = colours[seat] if seat < len(colours) else ""
+        return {"seat": seat, "name": _cell(names[seat]), "colour": colour}
+
+    places = {entry["seat"]: entry["place"] for entry in told["ranking"] or []}
+    last = told["history"][-1]["players"]
+    order = sorted(range(len(names)), key=lambda seat: (-last[seat]["total"], seat))
+    for seat in order:
+        writer.writerow(
+            {
+                "section": "result",
+                **who(seat),
+                "rank": places.get(seat, ""),
+                **last[seat],
+                **told["totals"][seat],
+            }
+        )
+    for row in told["history"]:
+        turn = "final" if row["phase"] == "final" else row["turn"]
+        for seat, standing in enumerate(row["players"]):
+            writer.writerow({"section": "history", "turn": turn, **who(seat), **standing})
+    for message in told["messages"]:
+        writer.writerow(
+            {
+                "section": "message",
+                "turn": message["turn"],
+                **who(message["seat"]),
+                "message_number": message["message"],
+                "message_name": message["name"],
+                "message_choice": message["choice"] or "",
+                "message_points": "" if message["points"] is None else message["points"],
+            }
+        )
+    return out.getvalue()

@@ -1,0 +1,1 @@
+"""The HTTP side: views, forms, path converters and the request guard."""
