@@ -50,9 +50,9 @@ run: venv
 	$(BIN)/python -m messengers.serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests start privately (tests/servers.py): the PostgreSQL server, Redis,
-# Chromium for the browser tests, and for the deployment test (tests/test_deployment.py) nginx,
+# Chromium for the browser tests, and for the deployment test (tests/deploy/test_deployment.py) nginx,
 # openssl (its certificate) and systemd (systemd-analyze checks the units), and prometheus for
-# its promtool (tests/test_alert_rules.py checks deploy/prometheus/alerts.yml). Installed only
+# its promtool (tests/ops/test_alert_rules.py checks deploy/prometheus/alerts.yml). Installed only
 # when missing; `make run` needs none of them. Installing postgresql, nginx or prometheus may
 # also start Debian's own service on its standard port; the tests never use it.
 system-deps:

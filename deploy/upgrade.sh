@@ -22,7 +22,7 @@
 # virtualenv has its own path) and in-memory static manifest whatever the link says.
 #
 # Everything host-specific is an environment variable, with the systemd host's values as
-# defaults (tests/test_upgrade.py sets them to run a whole upgrade without systemd):
+# defaults (tests/deploy/test_upgrade.py sets them to run a whole upgrade without systemd):
 #   MESSENGERS_HOME           /srv/messengers: holds repo/, releases/, venvs/, app, upgrade.log
 #   MESSENGERS_REPO           $MESSENGERS_HOME/repo, a git clone of the project
 #   MESSENGERS_FETCH          1: git fetch first (0: use the commits the repository has)

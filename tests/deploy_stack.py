@@ -35,8 +35,8 @@ from typing import Any
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from tests import servers
+from tests.browser.test_browser import MESSAGES, TILES
 from tests.conftest import BROWSER_TIMEOUT_MS, CHROMIUM_ARGS
-from tests.test_browser import MESSAGES, TILES
 
 DEPLOY = servers.ROOT / "deploy"
 SITE = DEPLOY / "nginx" / "messengers.conf"
@@ -320,7 +320,7 @@ def running_deployment(
             "CSRF_TRUSTED_ORIGINS": f"https://{HOST_NAME}:{https_port}",
             "STATIC_ROOT": str(static_root),
             "TABLES_PER_HOUR": str(TABLES_PER_HOUR),
-            # The game of tests/test_browser.py, so that its plan can be played here.
+            # The game of tests/browser/test_browser.py, so that its plan can be played here.
             "MESSENGERS_FIXED_TILES": ",".join(TILES),
             "MESSENGERS_FIXED_MESSAGES": ",".join(str(m) for m in MESSAGES),
         }

@@ -1,6 +1,6 @@
 """Race many copies of one command against a real PostgreSQL; print what happened as JSON.
 
-Run by tests/test_services_postgres.py as `python -m tests.pg_concurrency_script` with
+Run by tests/services/test_services_postgres.py as `python -m tests.pg_concurrency_script` with
 DATABASE_URL naming an empty PostgreSQL database. It lives in its own process because the main
 test run keeps Django on SQLite, and the race is only meaningful where `SELECT ... FOR UPDATE`
 really locks rows across connections.

@@ -1,7 +1,7 @@
 """Corrections on a real PostgreSQL: after each correction, a cold load (from the checkpoints
 in the database) equals a replay of the whole record; print what was checked as JSON.
 
-Run by tests/test_corrections_postgres.py as `python -m tests.pg_corrections_script` with
+Run by tests/services/test_corrections_postgres.py as `python -m tests.pg_corrections_script` with
 DATABASE_URL naming an empty PostgreSQL database (the main test run keeps Django on SQLite).
 """
 
@@ -29,8 +29,8 @@ def main() -> None:
     from game.engine import record
     from game.models import Checkpoint, LogEntry
     from game.store.tables import STATES, load_state, record_of
-    from tests.test_bounded_work import play
-    from tests.test_corrections_server import _corrections, tabletop
+    from tests.services.test_corrections_server import _corrections, tabletop
+    from tests.store.test_bounded_work import play
 
     call_command("migrate", interactive=False, verbosity=0)
     checks = []

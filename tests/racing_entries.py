@@ -1,7 +1,7 @@
 """Entries racing at a tabletop game night: the host's console and two phones enter at once.
 
 The scenarios speak only the websocket protocol (docs/protocol.md, "Concurrent entries"), so the
-same ones run in process on SQLite (tests/test_racing_entries.py, through Channels' test
+same ones run in process on SQLite (tests/services/test_racing_entries.py, through Channels' test
 communicator) and against a real Daphne on PostgreSQL, whose row lock really makes concurrent
 connections wait for each other. Every command of a race is sent before any answer is read, so
 all of them are made against the same version.

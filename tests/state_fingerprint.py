@@ -1,7 +1,7 @@
 """The recorded types of a stored engine state, and the command that records them.
 
 ``tests/state_fingerprint.json`` holds ``game.engine.fingerprint.describe(GameState)`` with the
-``STATE_VERSION`` it belongs to; ``tests/test_checkpoints.py`` fails while the engine's types
+``STATE_VERSION`` it belongs to; ``tests/store/test_checkpoints.py`` fails while the engine's types
 and that record disagree, with the words of ``problem``. After a change to those types, set
 ``STATE_VERSION`` one higher in ``game/engine/state.py``, then record the new types:
 
@@ -25,7 +25,7 @@ PATH: Final = Path(__file__).with_name("state_fingerprint.json")
 COMMAND: Final = ".venv/bin/python -m tests.state_fingerprint"
 ABOUT: Final = (
     "The types a stored engine state is built of, for STATE_VERSION (game/engine/state.py). "
-    f"Written by `{COMMAND}`; read by tests/test_checkpoints.py."
+    f"Written by `{COMMAND}`; read by tests/store/test_checkpoints.py."
 )
 
 

@@ -141,7 +141,7 @@ def test_the_scan_reads_the_repository() -> None:
     assert {
         "docs/rules/messengers.md",
         "game/engine/presets.py",
-        "tests/test_messengers_rules.py",
+        "tests/engine/test_messengers_rules.py",
         "README.md",
     } <= seen
     assert not any(name.startswith((".venv/", "node_modules/", ".git/")) for name in seen)

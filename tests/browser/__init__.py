@@ -1,0 +1,1 @@
+"""Browser tests: whole pages in real Chromium."""

@@ -1,0 +1,242 @@
+"""The evening's story in real browsers (Debian's Chromium against a real Daphne): the score
+chart, the points per category, the messages, and the PNG and CSV downloads, on the host's
+console, a phone and the projector.
+
+Screenshots go to tests/artifacts/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from game.services.stories import CSV_COLUMNS
+from tests import servers
+from tests.browser.test_browser import ConsoleWatch, screenshot
+
+pytestmark = pytest.mark.services
+
+PLAYERS = 3
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, str, str]]:
+    """A server with a finished tabletop game, one still being played and a board game being
+    played: their codes."""
+    database = tmp_path_factory.mktemp("story") / "db.sqlite3"
+    env = servers.project_env(DATABASE_URL=f"sqlite:///{database}")
+    servers.migrate(env)
+    finished = servers.run_script(env, "tests.story_table_script", "finish")["code"]
+    playing = servers.run_script(env, "tests.story_table_script")["code"]
+    board = servers.run_script(env, "tests.story_table_script", "board")["code"]
+    with servers.daphne_server(env) as url:
+        yield url, finished, playing, board
+
+
+def lines(page: Page, scope: str) -> list[tuple[str, str]]:
+    """The chart's data lines: (seat, line) of each."""
+    return page.eval_on_selector_all(
+        f"{scope} svg path[data-line]", "ps => ps.map(p => [p.dataset.seat, p.dataset.line])"
+    )
+
+
+def expect_chart(page: Page, scope: str, players: int = PLAYERS) -> None:
+    expect(page.locator(f"{scope} svg")).to_be_visible()
+    drawn = sorted(tuple(pair) for pair in lines(page, scope))
+    wanted = sorted(
+        (str(seat), line) for seat in range(players) for line in ("total", "meeple", "messenger")
+    )
+    assert drawn == wanted
+    expect(page.locator(f"{scope} .story-totals tbody tr")).to_have_count(players)
+
+
+def test_the_story_on_the_console_with_its_downloads(
+    server: tuple[str, str, str, str], browser: Browser, tmp_path: Path
+) -> None:
+    base, finished, _, _ = server
+    watch = ConsoleWatch()
+    laptop = browser.new_context(
+        base_url=base, viewport={"width": 1440, "height": 900}, accept_downloads=True
+    )
+    page = laptop.new_page()
+    watch.watch(page, "laptop")
+    page.goto(f"/t/{finished}")
+    # The game is over: the story opens by itself.
+    expect(page.locator("details#story")).to_have_attribute("open", "")
+    expect_chart(page, "#story")
+    totals = page.locator("#story .story-totals tbody tr").first
+    expect(totals).to_contain_text("Ann")
+    # Chosen: the points instead of the action, and the 2 points the server counted for it.
+    drawn = page.locator("#story .story-messages tbody tr").first.locator("td")
+    expect(drawn.nth(3)).to_have_text("Points")
+    expect(drawn.nth(4)).to_have_text("2")
+    page.locator("#story").scroll_into_view_if_needed()
+    screenshot(page, "story-console.png")
+
+    with page.expect_download() as png:
+        page.locator('#story [data-story="png"]').click()
+    assert png.value.suggested_filename == "results.png"
+    saved = tmp_path / "results.png"
+    png.value.save_as(saved)
+    data = saved.read_bytes()
+    assert data.startswith(PNG_SIGNATURE) and len(data) > 1000
+
+    with page.expect_download() as sheet:
+        page.locator("#story a[download]", has_text="CSV").click()
+    saved = tmp_path / "results.csv"
+    sheet.value.save_as(saved)
+    rows = list(csv.DictReader(io.StringIO(saved.read_text())))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    results = [row for row in rows if row["section"] == "result"]
+    assert [row["rank"] for row in results] == ["1", "2", "3"]
+    assert {row["name"] for row in results} == {"Ann", "Bob", "Cy"}
+    assert watch.errors == []
+    laptop.close()
+
+
+# A story table on the page: its scrolling frame, scrolled to its end, and where each column
+# and the first (the player's name) then lie.
+TABLE_REACH = """table => {
+    const frame = table.parentElement;
+    const x = (element) => {
+        const r = element.getBoundingClientRect();
+        return [r.left, r.right];
+    };
+    const row = table.tBodies[0].rows[0];
+    const columns = [];
+    for (const cell of row.cells) {
+        cell.scrollIntoView({ inline: "nearest", block: "nearest" });
+        columns.push(x(cell));
+    }
+    return {
+        overflow: getComputedStyle(frame).overflowX,
+        frame: x(frame),
+        columns: columns.slice(1),
+        name: x(row.cells[0]),
+        named: [table.tHead.rows[0].cells[0].textContent],
+    };
+}"""
+
+
+def test_the_story_fits_a_phone_and_follows_the_game(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    base, _, playing, _ = server
+    watch = ConsoleWatch()
+    phone = browser.new_context(
+        base_url=base,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = phone.new_page()
+    watch.watch(page, "phone")
+    page.goto(f"/t/{playing}")
+    expect(page.locator("#conn")).to_have_text("Live")
+    story = page.locator("details#story")
+    expect(story).not_to_have_attribute("open", "")
+    story.locator("summary").tap()
+    expect_chart(page, "#story")
+    box = page.locator("#story svg").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    font = page.eval_on_selector(
+        "#story svg",
+        "s => parseFloat(s.getAttribute('font-size')) * s.getBoundingClientRect()"
+        ".width / s.viewBox.baseVal.width",
+    )
+    assert font >= 10, "the chart's text is readable on a phone"
+    # Each table scrolls sideways inside its card, its name column kept in view: scrolled to
+    # its end, every column can be read on the phone, the player's name beside it.
+    for table in ("story-totals", "story-messages"):
+        reach = page.eval_on_selector(f"#story .{table}", TABLE_REACH)
+        assert reach["overflow"] in ("auto", "scroll"), reach
+        assert reach["frame"][0] >= 0 and reach["frame"][1] <= 390, reach
+        for left, right in reach["columns"]:
+            assert left >= reach["frame"][0] - 0.5 and right <= reach["frame"][1] + 0.5, reach
+        assert reach["name"][0] >= reach["frame"][0] - 0.5, reach
+        assert reach["name"][1] <= reach["columns"][-1][0] + 0.5, reach
+        assert reach["named"] == ["Player"], reach
+    page.locator("#story").scroll_into_view_if_needed()
+    screenshot(page, "story-phone.png")
+    assert watch.errors == []
+    phone.close()
+
+
+def test_the_projector_shows_the_story_on_demand(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    base, _, playing, _ = server
+    watch = ConsoleWatch()
+    tv = browser.new_context(base_url=base, viewport={"width": 1920, "height": 1080})
+    page = tv.new_page()
+    watch.watch(page, "projector")
+    page.goto(f"/t/{playing}/projector")
+    button = page.locator("#pj-story-button")
+    expect(button).to_be_visible()
+    expect(page.locator("#pj-story")).to_be_hidden()
+    button.click()
+    expect_chart(page, "#pj-story")
+    screenshot(page, "story-projector.png")
+    button.click()
+    expect(page.locator("#pj-story")).to_be_hidden()
+    assert watch.errors == []
+    tv.close()
+
+
+def test_an_online_table_links_its_story_page_which_follows_the_game(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    base, _, _, board = server
+    watch = ConsoleWatch()
+    laptop = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+    page = laptop.new_page()
+    watch.watch(page, "laptop")
+    page.goto(f"/t/{board}")
+    expect(page.locator("#conn")).to_have_text("Live")
+    with laptop.expect_page() as opened:
+        page.locator(".story-card a", has_text="Story of the game").click()
+    story = opened.value
+    watch.watch(story, "story page")
+    expect(story.locator("#conn")).to_have_text("Live")
+    expect_chart(story, "#story", players=2)
+    expect(story.locator("#story svg text", has_text=re.compile("^Turn$"))).to_have_count(1)
+    screenshot(story, "story-page.png")
+    assert watch.errors == []
+    laptop.close()
+
+
+def test_the_projector_shows_the_story_by_itself_after_the_game(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """After the ranking has been on screen a while (about ten seconds), the story follows."""
+    base, finished, _, _ = server
+    watch = ConsoleWatch()
+    tv = browser.new_context(base_url=base, viewport={"width": 1024, "height": 768})
+    page = tv.new_page()
+    watch.watch(page, "projector")
+    page.goto(f"/t/{finished}/projector")
+    expect(page.locator("main")).to_have_attribute("data-status", "finished")
+    expect_chart(page, "#pj-story")
+    expect(page.locator("#pj-story-button")).to_have_text("Back to the table")
+    cell = page.eval_on_selector(
+        "#pj-story .story-totals td", "td => parseFloat(getComputedStyle(td).fontSize)"
+    )
+    chart_text = page.eval_on_selector(
+        "#pj-story svg",
+        "s => parseFloat(s.getAttribute('font-size')) * s.getBoundingClientRect()"
+        ".width / s.viewBox.baseVal.width",
+    )
+    assert cell >= 14 and chart_text >= 14, "readable on a 4:3 projector"
+    assert page.evaluate("document.querySelector('#pj-story').scrollWidth") <= 1024
+    screenshot(page, "story-projector-4x3.png")
+    assert watch.errors == []
+    tv.close()

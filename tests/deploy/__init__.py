@@ -1,0 +1,1 @@
+"""The deployment of deploy/: nginx, units, upgrades, backups."""

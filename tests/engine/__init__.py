@@ -1,0 +1,1 @@
+"""The rules engine: scenarios that cite the rule rows they prove, records, properties."""

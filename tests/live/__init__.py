@@ -1,0 +1,1 @@
+"""The live transport: consumers, frames, limits per socket, presence, channel layers."""

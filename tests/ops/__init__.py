@@ -1,0 +1,1 @@
+"""Operations: health, metrics, housekeeping, services away, the read budget, settings."""

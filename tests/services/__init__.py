@@ -1,0 +1,1 @@
+"""The game's use cases: commands, corrections, the lobby, seats, names, words."""

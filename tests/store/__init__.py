@@ -1,0 +1,1 @@
+"""Persistence: checkpoints and the bounded work of a load."""

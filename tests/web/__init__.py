@@ -1,0 +1,1 @@
+"""The HTTP side: pages, views, headers, static files."""
