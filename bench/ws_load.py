@@ -22,8 +22,7 @@ All servers are private instances on free loopback ports, started here and stopp
 
 Setup: ``manage.py migrate``, then ``--tables`` started tables of ``--seats`` seats (preset
 ``c2-hig``, board mode) are created through ``game.services.lobby`` in this process, plus spare
-tables that
-replace games which end during the run. Every seat connects with
+tables that replace games which end during the run. Every seat connects with
 ``ws://127.0.0.1:PORT/ws/t/<code>`` with its token in the ``X-Seat-Token`` header.
 
 Scripted players: the seat the game waits for (``view.pending.seat``) takes a legal choice from

@@ -117,8 +117,7 @@ class LogEntry(models.Model):
 
 class Checkpoint(models.Model):
     """The engine state of a table after ``version`` log entries (game/store/checkpoints.py), so
-    that
-    loading a table or taking back an entry replays only the entries after the nearest one.
+    that loading a table or taking back an entry replays only the entries after the nearest one.
 
     Written only by the server, signed with the secret key; never sent anywhere.
     """

@@ -1,9 +1,8 @@
 """A description, as text, of every type a ``GameState`` is built of.
 
 A stored state (the server's checkpoints, ``game/store/checkpoints.py``) is read back by whatever
-code
-runs then. Unpickled into classes that gained, lost or retyped a field, it loads, and fails only
-later, when the missing field is read. So a stored state carries ``STATE_VERSION``, and this
+code runs then. Unpickled into classes that gained, lost or retyped a field, it loads, and fails
+only later, when the missing field is read. So a stored state carries ``STATE_VERSION``, and this
 description, recorded in ``tests/state_fingerprint.json``, tells a test when the types changed
 and the version must change with them.
 

@@ -1,7 +1,8 @@
 """The Messengers: the two figures, dark spaces, when a round of scoring earns a message, and what
 each message's action is worth on the current board (rules/messengers.md §1, §3, §4).
 
-Everything here is a pure function of values; ``state.py`` calls it at the right moments.
+Everything here is a pure function of values; the turn runner (``runner.py``) calls it at the
+right moments.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The turn runner: how ``apply`` carries out a command and the automatic steps that follow.
+"""The turn runner: how ``play.apply`` carries out a command and the automatic steps that follow.
 
-``state.py`` holds the game's types and its public functions; this module holds the mutable
-working copy (``Work``) that one command changes before it is frozen into a new ``GameState``,
-and ``STEP_RULES``: for each kind of agenda step (``agenda.py``), in one row, how it runs by
-itself, which commands it takes, whose decision it waits for and how that decision is carried
-out. Adding a step means adding its dataclass to ``agenda.py`` and its row here; a step without
-a row stops the engine at import.
+``state.py`` holds the game's types and ``play.py`` the functions that move a game; this module
+holds the mutable working copy (``Work``) that one command changes before it is frozen into a new
+``GameState``, and ``STEP_RULES``: for each kind of agenda step (``agenda.py``), in one row, how it
+runs by itself, which commands it takes, whose decision it waits for and how that decision is
+carried out. Adding a step means adding its dataclass to ``agenda.py`` and its row here; a step
+without a row stops the engine at import.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     """Whether the token is the host's (a tabletop host may hold no seat)."""
     computers: bool = False
     """Whether the game has computer players, as of this connection's latest snapshot: only
-    then does a change wake them (computer.py)."""
+    then does a change wake them (game/services/computers.py)."""
     _refresh: asyncio.Task[None] | None = None
     """The snapshot being rebuilt after ``table.changed`` (at most one per connection)."""
     _refresh_again: bool = False
@@ -406,7 +406,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table's version, from at most one read per table and ``PING_READ_SECONDS``
         (game/live/table_pulse.py): a client behind it missed an update (its publication was lost)
         and resyncs. The ping that made the read also wakes the table's computers if they are
-        due (computer.py: a process that died while one was to move)."""
+        due (game/services/computers.py: a process that died while one was to move)."""
         BOOK.seen(self.channel_name)
         reading = await PULSES.get(self.code)
         pulse = reading.pulse

@@ -1,5 +1,9 @@
-"""The channel layers a server process can run on, chosen by ``CHANNEL_LAYER``
-(messengers/settings.py).
+"""The three channel layers a server process can run on; ``CHANNEL_LAYER`` chooses one
+(messengers/settings.py names its class here).
+
+Each is a layer of Channels or channels-redis with one fix for what the original costs a busy
+server, described in its section below. They share one module because they are one choice: a
+change to how the table's group reaches its sockets is made, and read, for all three at once.
 
 In memory (one process, no configuration)
 -----------------------------------------

@@ -62,7 +62,8 @@ class Welcome:
     presence: list[dict[str, object]] | None
     """Who is connected now that this seat is, to tell the table; None for a spectator."""
     computers: bool
-    """A game with computer players: one may be waiting for someone to watch (computer.py)."""
+    """A game with computer players: one may be waiting for someone to watch
+    (game/services/computers.py)."""
 
 
 def welcome(code: str, token: str | None, channel: str) -> Welcome:
@@ -235,7 +236,7 @@ def refreshed(code: str, token: str | None) -> tuple[Viewer, str, bool]:
 
 
 def has_computers(table: Table) -> bool:
-    """A game under way with a seat that a computer plays (computer.py)."""
+    """A game under way with a seat that a computer plays (game/services/computers.py)."""
     return table.status == Table.Status.PLAYING and table.seats.exclude(computer="").exists()
 
 

@@ -1,12 +1,12 @@
 """What a ``pong`` tells, read once per table and ``PING_READ_SECONDS`` in this process.
 
-Every ping is answered with the table's version (a page behind it missed an update and
-resyncs), and may wake an idle computer game (computer.py). Read for every ping, twenty sockets
-pinging one table as fast as they may cost the database a read each; now the sockets of one
-table share one read per interval, and pings that arrive while it runs wait for it.
+Every ping is answered with the table's version (a page behind it missed an update and resyncs), and
+may wake an idle computer game (game/services/computers.py). Read for every ping, twenty sockets
+pinging one table as fast as they may cost the database a read each; now the sockets of one table
+share one read per interval, and pings that arrive while it runs wait for it.
 
 A cached version may be older than one a page already holds: the page resyncs only on a newer
-one (static connection.js), so an older version does nothing. A version this process applied
+one (the page's connection.js), so an older version does nothing. A version this process applied
 itself raises the cached one at once (``note``), so its own pages are never told less than they
 were sent.
 """

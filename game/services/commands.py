@@ -135,14 +135,13 @@ def _check_concurrent(
     """Refuse a command made against an older ``version``, unless it is an entry of points that
     nothing since contradicts.
 
-    At a game night several people enter points at once, and points for different seats in one
-    round of scoring do not conflict (the order of other seats' entries changes nothing: only the
-    active seat draws, judged when the round ends). So a ``score`` or ``score_shared`` is applied
-    to the current state when every entry since ``version`` is one too (with the figure choices
-    they asked for) or a host's adjustment (which draws nothing), of the same round, none of them
-    for a seat this one credits; it must still
-    be legal now. Anything else is refused ``stale``, saying what happened meanwhile; an
-    ``end_turn`` naming a turn that is over is refused ``turn_over`` instead.
+    At a game night several people enter points at once, and points for different seats in one round
+    of scoring do not conflict (the order of other seats' entries changes nothing: only the active
+    seat draws, judged when the round ends). So a ``score`` or ``score_shared`` is applied to the
+    current state when every entry since ``version`` is one too (with the figure choices they asked
+    for) or a host's adjustment (which draws nothing), of the same round, none of them for a seat
+    this one credits; it must still be legal now. Anything else is refused ``stale``, saying what
+    happened meanwhile; an ``end_turn`` naming a turn that is over is refused ``turn_over`` instead.
     """
     since = state.log[version:]
     meanwhile = meanwhile_words(state, since)

@@ -1,6 +1,6 @@
 """Computer players at a table: noticing that one is to move, and moving for it.
 
-A computer moves through ``services.submit_command`` like a person: with the table's current
+A computer moves through ``commands.submit_command`` like a person: with the table's current
 version and an id of its own (``cpu.<version>``), so its command is in the log and the record,
 and a second process that reaches the same decision is refused as a duplicate or as stale:
 each computer move happens exactly once, however many server processes notice it.

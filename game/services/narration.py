@@ -54,7 +54,7 @@ def narrate(
 
     A ``played_by`` event (a computer's entry begins with one) gives no line of its own: the
     rest of the call names that seat "Bob (computer)", so the log says who played. Callers
-    narrate such entries one call each (services.py, snapshots.py).
+    narrate such entries one call each (``saving.save_applied``, game/live/snapshots.py).
     """
     lines = []
     for event in events:

@@ -1,9 +1,9 @@
 """Which seats have a live connection, shared by every server process through the database.
 
 Arrival and leave write at once. Pings do not: this process notes them in memory
-(game/services/presence_book.py) and game/live/presence_writer.py refreshes the rows of the sockets
-that
-pinged in one query every ``PRESENCE_WRITE_SECONDS``, far below ``TIMEOUT``."""
+(``presence_book.py``), and the live transport's writer (game/live/presence_writer.py) refreshes
+the rows of the sockets that pinged in one query every ``PRESENCE_WRITE_SECONDS``, far below
+``TIMEOUT``."""
 
 from __future__ import annotations
 

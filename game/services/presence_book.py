@@ -1,10 +1,9 @@
 """This process's table sockets, in memory: which pinged since their rows were last refreshed,
 and which closed without their row removed yet.
 
-A ping used to write its connection's row at once: a socket pinging 19 times a second cost 19
-writes a second, and twenty such sockets slowed every other table of the database. Now a ping
-only marks its socket here; game/live/presence_writer.py refreshes the marked rows in one query
-every
+A ping used to write its connection's row at once: a socket pinging 19 times a second cost 19 writes
+a second, and twenty such sockets slowed every other table of the database. Now a ping only marks
+its socket here; game/live/presence_writer.py refreshes the marked rows in one query every
 ``PRESENCE_WRITE_SECONDS``. Arrival and leave still write at once (they are rare, and a seat's
 ``away_since`` follows them).
 

@@ -1,11 +1,11 @@
 """Telling a table's pages about a change: the one way, after the change is committed.
 
-Every function that changes a table (``services``, ``lobby``, ``seating``) calls one of the
-functions below inside its transaction. The message goes to the table's group on the channel
-layer only once the transaction commits (``transaction.on_commit``): nobody ever sees a change
-that was rolled back, and a caller that is not a websocket (a view, a management command, a
-computer player's thread, a test) broadcasts exactly like a consumer does, without doing
-anything else.
+Every function that changes a table (``commands``, ``saving``, ``preferences``, ``lobby``,
+``seating``) calls one of the functions below inside its transaction. The message goes to the
+table's group on the channel layer only once the transaction commits (``transaction.on_commit``):
+nobody ever sees a change that was rolled back, and a caller that is not a websocket (a view, a
+management command, a computer player's thread, a test) broadcasts exactly like a consumer does,
+without doing anything else.
 
 The callback runs in the thread that commits. When that thread serves an event loop (a
 ``database_sync_to_async`` thread of a consumer, a computer player's thread beside the server's
@@ -50,7 +50,7 @@ def group_name(code: str) -> str:
 
 def serve_from(loop: asyncio.AbstractEventLoop) -> None:
     """Note the loop that serves this process's websockets (consumers and computer players call
-    it): a commit in a thread of ours (computer.py's pool) hands its messages to that loop."""
+    it): a commit in a thread of ours (computers.py's pool) hands its messages to that loop."""
     global _serving
     _serving = loop
 

@@ -1,8 +1,11 @@
-"""Refusals: the error a request that changes nothing raises, and its words for the person who sent
-it.
+"""Refusals: the error of a request that changes nothing, and the words that tell its sender why.
 
-``CommandRefused`` carries one of docs/protocol.md's error codes; the functions below say in words
-what happened meanwhile when a command came too late."""
+``CommandRefused`` carries one of docs/protocol.md's error codes and a message a person reads.
+Every service raises it, and the websocket answers it to the sender alone as an ``error`` frame,
+so one class here, below every service that refuses, keeps the codes and their words together.
+The functions below turn into a refusal what may be refused: a command that does not parse, an
+id or a version that is not one, an engine error (``apply_or_refuse``), and, for a command that
+came too late, what happened meanwhile, in words."""
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """The host's and the players' own changes to the seats: order, names, who hosts, who plays.
 
-Every change runs with the table row locked and raises ``LobbyError`` (with a protocol error
-code) before it changes anything when it is not allowed. Every page of the table takes a fresh
-snapshot once the change is committed (``_changing``, game/services/publish.py), so every page
-shows it at
+Every change runs with the table row locked and raises ``LobbyError`` (with a protocol error code)
+before it changes anything when it is not allowed. Every page of the table takes a fresh snapshot
+once the change is committed (``_changing``, game/services/publish.py), so every page shows it at
 once, whoever made the change.
 
 A seat is played by its person (who holds its token) or by a computer: one seated from the lobby,
