@@ -9,11 +9,11 @@ entries, a checkpoint every 100 entries), by default without undos, so that near
 still counts and a correction replays all that follow it; then each read a websocket client
 may ask for is timed as the server runs it, with the state cache warm:
 
-* **preview, oldest allowed entry**: ``services.preview`` of a ``correct`` of the oldest entry the
-  ``entries`` list shows (the correction window's far end);
+* **preview, oldest allowed entry**: ``services.corrections.preview`` of a ``correct`` of the
+  oldest entry the ``entries`` list shows (the correction window's far end);
 * **preview, entry 1**: the same for the first correctable entry of the log (refused with
   ``too_old`` where the correction window is enforced: the figure is then the cost of refusing);
-* **entries**: ``services.correctable``;
+* **entries**: ``services.corrections.correctable``;
 * **history**: ``snapshots.history``, the latest page (the work of narrating the log);
 * **sync**: a snapshot and the history page, as ``sync`` sends them;
 * **story**: ``stories.story_json`` with its cache emptied.

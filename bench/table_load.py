@@ -13,9 +13,9 @@ entries as the server writes them. The same game is then written again without c
 
 * **cold load**: ``tables.load_state`` with the process's state cache emptied, as a process that
   has not seen the table does it (``--repeat`` times; the median is printed);
-* **undo**: ``services.submit_command`` of an undo by the host, with the cache warm, as at a live
-  table: lock, find the state before the entry taken back, save, under the table's lock
-  (``--repeat`` undos in a row; the median).
+* **undo**: ``services.commands.submit_command`` of an undo by the host, with the cache warm, as
+  at a live table: lock, find the state before the entry taken back, save, under the table's
+  lock (``--repeat`` undos in a row; the median).
 
 The database is a private PostgreSQL started here (``tests/servers.py``), or with ``--sqlite`` a
 temporary SQLite file. The limits on entries are raised so that the long logs can be written.

@@ -99,8 +99,8 @@ def _plain_static_names() -> Iterator[None]:
     """Pages rendered in this process name static files without a hash.
 
     pytest-django runs with DEBUG off, where the hashed storage (messengers/staticfiles.py) needs
-    the manifest that only `collectstatic` writes. The hashed names themselves are tested on a
-    real server after a real `collectstatic` (tests/test_static_files.py). ServeStatic finds the
+    the manifest that only `collectstatic` writes. The hashed names themselves are tested on a real
+    server after a real `collectstatic` (tests/ops/test_production_server.py). ServeStatic finds the
     files in the apps' folders, as with DEBUG on.
     """
     from django.conf import settings

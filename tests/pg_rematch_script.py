@@ -1,10 +1,9 @@
 """Race "Play again" from many connections at once on a real PostgreSQL; print what happened.
 
 Run by tests/services/test_rematch_postgres.py as `python -m tests.pg_rematch_script` with
-DATABASE_URL
-naming an empty PostgreSQL database and MESSENGERS_FIXED_TILES making the game two tiles long.
-Every thread has its own database connection, as two Daphne processes would; a barrier releases
-them together, each calling `rematch` for one of the two players of the same finished game.
+DATABASE_URL naming an empty PostgreSQL database and MESSENGERS_FIXED_TILES making the game two
+tiles long. Every thread has its own database connection, as two Daphne processes would; a barrier
+releases them together, each calling `rematch` for one of the two players of the same finished game.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """The game state: the immutable types a game is made of, and what its log says still counts.
 
 ``play.py`` moves a game forward (``apply``); this module holds only what every other part of the
-engine builds on, so that none of them imports it back.
+engine builds on (the types, and ``effective``: which entries of a log still count), so that the
+runner, the corrections and the views import it without importing ``play.py``, which builds on
+them.
 
 A turn is an *agenda*: a queue of steps (draw a tile, wait for its placement, score completed
-features, end the round of scoring, draw a message, ...). ``apply`` checks a command against the
-step at the head of the queue, carries it out, then runs the automatic steps that follow until
+features, end the round of scoring, draw a message, ...). ``play.apply`` checks a command against
+the step at the head of the queue, carries it out, then runs the automatic steps that follow until
 the next step needs somebody's decision. A message's action pushes new steps at the head of the
 queue (a nested placement, a new round of scoring), so "the interrupted turn resumes where it was"
 is simply the rest of the queue.

@@ -1,5 +1,13 @@
 """Corrections at a tabletop game: the entries the host may correct, what a correction or an
-entry would do before it is sent (previews, which change nothing), and the correction itself."""
+entry would do before it is sent (previews, which change nothing), and the correction itself.
+
+The engine knows how to correct a game (``engine.corrections``); this module adds what only the
+server knows: how far back a correction may reach (``correction_window``, from the settings),
+which entries the host's console lists, and the state to replay from (the store's nearest
+checkpoint). A correction itself is a command like any other: ``commands.submit_command`` calls
+``correct_entry`` under the table's lock and saves it the same way. A preview runs the same
+checks on the current state and throws the result away, so it is refused with the code the
+command would get."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Who may do what at a table: the sender of a request, the host, and the seat a command is for."""
+"""Who may do what at a table: the sender of a request, the host, and the seat a command is for.
+
+Commands, previews, corrections and preferences ask the same questions (is the sender the host,
+which seat does a host without one enter for), so the answers live here once, and a rule about
+who may act changes in one place for all of them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""A seat's standing answer to "which figure takes these points?", used at once when it is asked."""
+"""A seat's standing answer to "which figure takes these points?", used at once when it is asked.
+
+A player who always moves the same figure is not asked each time: the server answers the prompt
+for them as they would have (``saving.answer_by_preference``, after every command). Setting the
+preference while such a prompt waits answers it at once, saved and published like a command."""
 
 from __future__ import annotations
 

@@ -1,5 +1,10 @@
 """Saving what a command did: its log entries, the figure choices standing preferences answer at
-once, the checkpoint, and the update published once the transaction commits."""
+once, the checkpoint, and the update published once the transaction commits.
+
+A command, a preference that answers a waiting prompt and a correction all end here
+(``save_applied``), so every change of a game is logged, checkpointed, cached and published in
+one way: the ``update`` frame is serialised once (``Applied.message``) and every connection of
+the table sends that same text."""
 
 from __future__ import annotations
 

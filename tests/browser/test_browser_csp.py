@@ -154,8 +154,7 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     """Daphne on a fresh SQLite file with the fixed stacks of tests/browser/test_browser.py, and an
-    admin
-    account: with DEBUG on (`make run`) or off (after `collectstatic`)."""
+    admin account: with DEBUG on (`make run`) or off (after `collectstatic`)."""
     debug = request.param == "debug"
     database = tmp_path_factory.mktemp(f"csp-{request.param}") / "db.sqlite3"
     settings = {

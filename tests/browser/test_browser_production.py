@@ -1,11 +1,10 @@
 """Playing in Chromium against a server with DEBUG off, after `collectstatic`.
 
 The pages must load every ES module by its hashed name, the modules they import included, or a
-deploy could leave a browser running an old module against a new server: no request may name a
-plain `/static/game/table.js`. Ann creates the table, Bob joins, and they play the first two
-turns of the scenario of tests/browser/test_browser.py through the user interface; both pages must
-show
-what the engine says.
+deploy could leave a browser running an old module against a new server: no request may name a plain
+`/static/game/table.js`. Ann creates the table, Bob joins, and they play the first two turns of the
+scenario of tests/browser/test_browser.py through the user interface; both pages must show what the
+engine says.
 
 Sync tests on purpose, as in tests/browser/test_browser.py (Playwright's sync API and asyncio).
 """

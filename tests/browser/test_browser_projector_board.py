@@ -2,12 +2,11 @@
 Chromium.
 
 Ann and Bob play the opening of tests/browser/test_browser.py's game (its fixed tiles and messages)
-over
-websockets of their own browsers, as their pages would; the projector must show the shared
-board (read-only, every tile within the screen), the track and the message reveals, at 16:9 and
-at 4:3. The house rules chosen on the home page are named in the lobby, on the table page and on
-the projector. When the game is over, the final breakdown shows every column ("Fields" and
-"Total" included) on a phone, a laptop and the projector.
+over websockets of their own browsers, as their pages would; the projector must show the shared
+board (read-only, every tile within the screen), the track and the message reveals, at 16:9 and at
+4:3. The house rules chosen on the home page are named in the lobby, on the table page and on the
+projector. When the game is over, the final breakdown shows every column ("Fields" and "Total"
+included) on a phone, a laptop and the projector.
 """
 
 from __future__ import annotations

@@ -11,8 +11,7 @@
 
 Every game here is played at the table (tabletop mode), its commands sent over the host's own
 websocket (tests/browser/test_browser_projector.py's `Host`), with the message stack fixed to begin
-with
-message 4.
+with message 4.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """Backups as the production host makes them: deploy/backup.sh and deploy/restore.sh, run.
 
 A game (the plan of tests/browser/test_browser.py) is played part-way over websockets against a
-Daphne
-whose database belongs to a role of its own, as on a production host. Then deploy/backup.sh runs
-as messengers-backup.service runs it: as the unit's user, with the unit's settings, only the
+Daphne whose database belongs to a role of its own, as on a production host. Then deploy/backup.sh
+runs as messengers-backup.service runs it: as the unit's user, with the unit's settings, only the
 folder and the database name put in for the test's (the unit's own folder is /var/backups), and
-libpq's variables pointing at the private cluster (the unit connects through Debian's local
-socket instead). It
+libpq's variables pointing at the private cluster (the unit connects through Debian's local socket
+instead). It
 
 * writes dumps that only their owner can read, from their first byte on (checked from inside a
   pg_dump that the script runs: its umask and the mode of the file it writes);

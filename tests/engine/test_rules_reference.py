@@ -1,8 +1,7 @@
 """The rules reference (docs/rules/) says what the engine does: its tables are read here and
 compared with the engine's data, so neither can change without the other. The scenario tests
 (tests/engine/test_messengers_options.py, tests/engine/test_base_tiles.py, ...) keep their own
-hand-written
-copies; this module checks the pages themselves."""
+hand-written copies; this module checks the pages themselves."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Pings and presence cost the database nothing per frame (game/services/presence_book.py,
 game/live/presence_writer.py, game/live/table_pulse.py), no connection row outlives its socket, and
-the
-frames of one client address are handled a few at a time (game/live/guard.py).
+the frames of one client address are handled a few at a time (game/live/guard.py).
 
 The write-through interval is set far beyond any test's length, so that only the writes a test
 makes itself (``presence_writer.flush``) happen: nothing here waits for a clock.

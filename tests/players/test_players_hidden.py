@@ -97,8 +97,7 @@ def test_decisions_do_not_depend_on_hidden_orders(preset: str) -> None:
 
 def test_a_view_sent_to_a_thinking_process_decides_the_same() -> None:
     """The server hands a seat's view to a worker process (game/services/computers.py): pickled and
-    read
-    back, it is equal and gives the same decision, and it still holds no order."""
+    read back, it is equal and gives the same decision, and it still holds no order."""
     checked = 0
     for state in positions("c2-hig", 12):
         waiting = pending(state)

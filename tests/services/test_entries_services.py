@@ -1,5 +1,5 @@
 """Who may enter a shared scoring, and what a refused late entry says (docs/protocol.md,
-"Tabletop entries" and "Concurrent entries"), through ``services.submit_command``."""
+"Tabletop entries" and "Concurrent entries"), through ``services.commands.submit_command``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Player names (game/services/names.py and the lobby's checks): one clean form, nothing invisible,
-no two
-names at a table that could be taken for each other."""
+no two names at a table that could be taken for each other."""
 
 from __future__ import annotations
 
