@@ -174,7 +174,7 @@ def test_every_dotted_name_in_the_documents_resolves() -> None:
     ],
 )
 def test_a_missing_path_is_found(text: str, problem: str) -> None:
-    assert path_problems([("doc.md", 1, text)]) == [f"doc.md:1: {problem}"]
+    assert path_problems([("page", 1, text)]) == [f"page:1: {problem}"]
 
 
 def test_existing_paths_and_patterns_pass() -> None:
@@ -182,7 +182,7 @@ def test_existing_paths_and_patterns_pass() -> None:
         "`game/engine/play.py`, game/services/, `tests/browser/test_browser_*.py`, "
         "`deploy/systemd/messengers@.service`, `/t/<code>`, game/static/game/."
     )
-    assert path_problems([("doc.md", 1, text)]) == []
+    assert path_problems([("page", 1, text)]) == []
 
 
 @pytest.mark.parametrize(
@@ -196,8 +196,8 @@ def test_existing_paths_and_patterns_pass() -> None:
 )
 def test_a_moved_name_is_found(text: str, problem: str) -> None:
     modules = _game_modules()
-    found = name_problems([("doc.md", 1, text)], modules, _game_classes(modules))
-    assert found == [f"doc.md:1: {problem}"]
+    found = name_problems([("page", 1, text)], modules, _game_classes(modules))
+    assert found == [f"page:1: {problem}"]
 
 
 def test_names_that_exist_or_are_not_the_games_pass() -> None:
@@ -207,4 +207,4 @@ def test_names_that_exist_or_are_not_the_games_pass() -> None:
         "`view.pending.seat`, `asyncio.get_running_loop`, `game.engine.state.effective(log)`"
     )
     modules = _game_modules()
-    assert name_problems([("doc.md", 1, text)], modules, _game_classes(modules)) == []
+    assert name_problems([("page", 1, text)], modules, _game_classes(modules)) == []
