@@ -80,7 +80,10 @@ def main() -> None:
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        extra = {"WS_MAX_PER_ADDRESS": str(args.sockets + args.warm_up + 10)}
+        extra = {
+            "WS_MAX_PER_ADDRESS": str(args.sockets + args.warm_up + 10),
+            "WS_CONNECT_BURST": str(args.sockets + args.warm_up + 10),
+        }
         if args.redis:
             extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
         env = servers.project_env(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", **extra)

@@ -1140,6 +1140,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         # which would otherwise refuse the crowd; the guard itself still runs.
         extra: dict[str, str] = {
             "WS_MAX_PER_ADDRESS": "100000",
+            "WS_CONNECT_BURST": "100000",
+            "WS_ADDRESS_RATE": "1000000",
             "WS_RATE": "1000",
             "WS_BURST": "1000",
         }

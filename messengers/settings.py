@@ -484,6 +484,18 @@ WS_AT_ONCE_PER_ADDRESS = int(limit_from_env("WS_AT_ONCE_PER_ADDRESS", 4))
 """Frames of one client address that one server process handles at the same time; the others
 wait their turn, so that an address with many sockets gets a bounded share of the process while
 every other address goes on (a household's or a school's sockets share it fairly)."""
+WS_ADDRESS_RATE = limit_from_env("WS_ADDRESS_RATE", 200.0, integer=False)
+"""Frames per second all the websockets of one client address may send together, in one server
+process: each socket's own rate is this shared by the address's open sockets (never more than
+WS_RATE), so a household or a class plays as it likes while hundreds of sockets of one address
+pinging flat out are each held to a trickle, and closed past it."""
+WS_CONNECTS_PER_SECOND = limit_from_env("WS_CONNECTS_PER_SECOND", 10.0, integer=False)
+"""New websockets one client address may open per second in one server process, in the long run:
+each costs a handshake, a snapshot and the history, so a client that opens and closes sockets in
+a loop is refused before it costs any of them."""
+WS_CONNECT_BURST = int(limit_from_env("WS_CONNECT_BURST", 200))
+"""New websockets one client address may open at once (every page of a class reconnecting after a
+restart)."""
 WS_MAX_UNSENT_BYTES = int(limit_from_env("WS_MAX_UNSENT_BYTES", 4 * 1024 * 1024))
 """Bytes a websocket's client may leave unread (beyond Twisted's 64 KiB) before it is dropped."""
 TABLES_PER_HOUR = int(limit_from_env("TABLES_PER_HOUR", 30))

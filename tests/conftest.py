@@ -113,6 +113,16 @@ def _plain_static_names() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_connection_rates() -> Iterator[None]:
+    """Every test starts with its addresses' connection rates unspent (game/live/guard.py): they
+    live in the process's memory, and every test connects from the same few addresses."""
+    from game.live import guard
+
+    guard.forget_connection_rates()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_read_budget() -> Iterator[None]:
     """Every test starts with full read budgets (game/ops/read_budget.py): they live in the
     process's memory, and every test's clients share one address."""

@@ -76,6 +76,12 @@ class Limits:
     max_per_address: int
     at_once_per_address: int
     """Frames of one client address handled at the same time (the others wait their turn)."""
+    address_rate: float
+    """Frames per second all sockets of one address may send together (each gets its share)."""
+    connects_per_second: float
+    """New sockets one address may open per second in the long run."""
+    connect_burst: int
+    """New sockets one address may open at once."""
     max_unsent_bytes: int
     """Bytes the consumer may send while the client is not reading (Daphne only)."""
 
@@ -89,6 +95,9 @@ class Limits:
             silence_seconds=settings.WS_SILENCE_SECONDS,
             max_per_address=settings.WS_MAX_PER_ADDRESS,
             at_once_per_address=settings.WS_AT_ONCE_PER_ADDRESS,
+            address_rate=settings.WS_ADDRESS_RATE,
+            connects_per_second=settings.WS_CONNECTS_PER_SECOND,
+            connect_burst=settings.WS_CONNECT_BURST,
             max_unsent_bytes=settings.WS_MAX_UNSENT_BYTES,
         )
 
@@ -139,6 +148,20 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
+MAX_CONNECT_BUCKETS = 10_000
+"""Connection-rate buckets kept at most; past it the full ones go (a full bucket is the same as
+none), so that addresses seen once do not grow the process's memory."""
+
+
+CONNECTS_PER_ADDRESS: dict[str, TokenBucket] = {}
+"""New sockets per address in this process (``WS_CONNECTS_PER_SECOND``, ``WS_CONNECT_BURST``)."""
+
+
+def forget_connection_rates() -> None:
+    """Start every address's connection rate afresh (for tests, which all connect from one)."""
+    CONNECTS_PER_ADDRESS.clear()
+
+
 FRAME_TURNS = "messengers.frame_turns"
 """The scope key of the semaphore shared by the sockets of one client address."""
 
@@ -161,6 +184,7 @@ class ConnectionGuard:
         self.open_per_address: Counter[str] = Counter()
         self.turns_per_address: dict[str, asyncio.Semaphore] = {}
         """One semaphore per address with an open socket; dropped with its last socket."""
+        self.connects_per_address = CONNECTS_PER_ADDRESS
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket" or not settings.WS_GUARD:
@@ -172,18 +196,53 @@ class ConnectionGuard:
         try:
             if self.open_per_address[address] > limits.max_per_address:
                 await _refuse(receive, send, _too_many_connections(limits))
+            elif not self._may_connect(address, limits):
+                await _refuse(receive, send, _too_many_new_connections(limits))
             else:
                 turns = self.turns_per_address.get(address)
                 if turns is None:
                     turns = asyncio.Semaphore(limits.at_once_per_address)
                     self.turns_per_address[address] = turns
                 scope = {**scope, FRAME_TURNS: turns}
-                await _GuardedSocket(limits, receive, send).run(self.inner, scope)
+                share = functools.partial(self.share, address, limits)
+                await _GuardedSocket(limits, receive, send, share).run(self.inner, scope)
         finally:
             self.open_per_address[address] -= 1
             if self.open_per_address[address] <= 0:
                 del self.open_per_address[address]
                 self.turns_per_address.pop(address, None)
+
+    def share(self, address: str, limits: Limits) -> float:
+        """Frames per second one socket of ``address`` may send now: the address's rate shared
+        by its open sockets, never more than the rate of a single socket."""
+        return min(limits.rate, limits.address_rate / max(1, self.open_per_address[address]))
+
+    def _may_connect(self, address: str, limits: Limits) -> bool:
+        """Count a new socket of ``address``; False past its connection rate."""
+        now = time.monotonic()
+        bucket = self.connects_per_address.get(address)
+        if bucket is None:
+            if len(self.connects_per_address) >= MAX_CONNECT_BUCKETS:
+                self._forget_full_buckets(now)
+            bucket = TokenBucket(limits.connects_per_second, limits.connect_burst, now)
+            self.connects_per_address[address] = bucket
+        return bucket.take(now)
+
+    def _forget_full_buckets(self, now: float) -> None:
+        for address, bucket in list(self.connects_per_address.items()):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                del self.connects_per_address[address]
+        while len(self.connects_per_address) >= MAX_CONNECT_BUCKETS:  # none full: oldest go
+            del self.connects_per_address[next(iter(self.connects_per_address))]
+
+
+def _too_many_new_connections(limits: Limits) -> Breach:
+    return Breach(
+        "too_many_new_connections",
+        f"Too many new connections from your address (at most {limits.connects_per_second:g} "
+        f"a second, {limits.connect_burst} at once). The page reconnects by itself.",
+        TOO_MANY_MESSAGES,
+    )
 
 
 def _too_many_connections(limits: Limits) -> Breach:
@@ -266,8 +325,16 @@ class SendBacklog:
 class _GuardedSocket:
     """One websocket: the reader, the bounded buffer, the silence watch and the close."""
 
-    def __init__(self, limits: Limits, receive: Receive, send: Send) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        receive: Receive,
+        send: Send,
+        share: Callable[[], float] | None = None,
+    ) -> None:
         self.limits = limits
+        self.share = share
+        """This socket's rate now (its address's rate shared by its sockets); None: ``rate``."""
         self.receive = receive
         self.send = send
         self.buffer: asyncio.Queue[Message] = asyncio.Queue()
@@ -365,11 +432,13 @@ class _GuardedSocket:
                 f"{limits.max_frame_bytes} bytes.",
                 FRAME_TOO_LARGE,
             )
+        if self.share is not None:
+            self.bucket.rate = self.share()
         if not self.bucket.take(now):
             return Breach(
                 "too_many_messages",
-                f"Too many messages: at most {limits.rate:g} per second "
-                f"(bursts of {limits.burst}). The page reconnects by itself.",
+                f"Too many messages: at most {self.bucket.rate:.3g} per second on this "
+                f"connection (bursts of {limits.burst}). The page reconnects by itself.",
                 TOO_MANY_MESSAGES,
             )
         if self.frames_waiting >= limits.max_queued:

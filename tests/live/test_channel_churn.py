@@ -60,7 +60,10 @@ class Server:
 def server(postgres_url: str, redis_url: str) -> Iterator[Server]:
     database_url = servers.create_database(postgres_url, "churn")
     env = servers.project_env(
-        DATABASE_URL=database_url, REDIS_URL=redis_url, WS_MAX_PER_ADDRESS="100000"
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        WS_MAX_PER_ADDRESS="100000",
+        WS_CONNECT_BURST="100000",
     )
     servers.migrate(env)
     tables = servers.run_script(env, "tests.redis_tables_script", "5")

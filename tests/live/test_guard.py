@@ -78,6 +78,7 @@ GUARD_CODES = {
     "frame_too_large",
     "silent",
     "too_many_connections",
+    "too_many_new_connections",
 }
 
 
@@ -186,6 +187,48 @@ class TestWebsocketLimits:
         for socket in (second, again):
             await socket.disconnect()
         assert await connections() == 0
+
+    @override_settings(WS_CONNECTS_PER_SECOND=0.01, WS_CONNECT_BURST=2)
+    async def test_too_many_new_connections_from_one_address(self) -> None:
+        """An address that opens sockets faster than its connection rate is refused before any
+        snapshot is built; another address connects as usual (docs/protocol.md, "Limits")."""
+        code, tokens = await started_table(["Ann", "Bob"])
+        for _ in range(2):
+            socket = await open_socket(code, tokens[0], "10.0.0.1")
+            await socket.disconnect()
+        third = WebsocketCommunicator(from_address("10.0.0.1"), f"/ws/t/{code}", headers=HEADERS)
+        connected, _ = await third.connect()
+        assert connected
+        error, close_code = await closed_by_guard(third)
+        assert error["code"] == "too_many_new_connections"
+        assert "at most 0.01 a second, 2 at once" in error["message"]
+        assert close_code == guard.TOO_MANY_MESSAGES
+        await third.disconnect()
+        assert await connections() == 0  # no consumer was made for the third
+        other = await open_socket(code, tokens[1], "10.0.0.2")
+        await other.disconnect()
+
+    @override_settings(WS_RATE=0.02, WS_BURST=3, WS_ADDRESS_RATE=0.02, WS_MAX_QUEUED=1000)
+    async def test_the_sockets_of_one_address_share_its_rate(self) -> None:
+        """Each socket's rate is its address's rate shared by the address's open sockets (never
+        more than one socket's own rate): with two sockets open an address's sockets get half
+        of it each, while the one socket of another address gets all of it."""
+        code, tokens = await started_table(["Ann", "Bob"])
+        first = await open_socket(code, tokens[0], "10.0.0.1")
+        second = await open_socket(code, tokens[1], "10.0.0.1")
+        alone = await open_socket(code, None, "10.0.0.2")
+        for socket in (first, alone):
+            for _ in range(4):
+                await socket.send_to(text_data='{"type":"ping"}')
+        shared, close_code = await closed_by_guard(first)
+        assert shared["code"] == "too_many_messages"
+        assert "at most 0.01 per second on this connection" in shared["message"]
+        assert close_code == guard.TOO_MANY_MESSAGES
+        whole, _ = await closed_by_guard(alone)
+        assert "at most 0.02 per second on this connection" in whole["message"]
+        await second.send_to(text_data='{"type":"ping"}')
+        await _next(second, "pong")  # the other socket of the address goes on
+        await second.disconnect()
 
     async def test_frames_after_the_close_are_dropped(self) -> None:
         with override_settings(WS_RATE=0.01, WS_BURST=1):

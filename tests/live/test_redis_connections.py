@@ -87,7 +87,10 @@ def cluster(postgres_url: str, redis_url: str) -> Iterator[Cluster]:
     database_url = servers.create_database(postgres_url, "redisconn")
     # The crowd all connects from 127.0.0.1: lift the per-address cap (docs/protocol.md, "Limits").
     env = servers.project_env(
-        DATABASE_URL=database_url, REDIS_URL=redis_url, WS_MAX_PER_ADDRESS="100000"
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        WS_MAX_PER_ADDRESS="100000",
+        WS_CONNECT_BURST="100000",
     )
     servers.migrate(env)
     tables = servers.run_script(env, "tests.redis_tables_script", str(1 + 2 * BURST_TABLES))
