@@ -69,12 +69,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import attacks  # noqa: E402  (the attackers, each in a process of its own)
 import table_load  # noqa: E402  (writes a long tabletop game straight into the database)
-import ws_load  # noqa: E402  (the server, table and scripted-player helpers)
+import ws_load  # noqa: E402  (the table, scripted-player and CPU-reading helpers)
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 from websockets.typing import Origin  # noqa: E402
 
-servers = ws_load.servers
+from tests import servers  # noqa: E402  (ws_load puts the project on sys.path)
 
 OVERSIZED_EVERY = 500
 """One frame in this many is far larger than any real one (64 KiB)."""
@@ -123,21 +123,23 @@ async def _drain(socket: ClientConnection) -> None:
             pass
 
 
-async def _open(server: ws_load.Daphne, code: str, token: str | None) -> ClientConnection:
+async def _open(
+    server: servers.RestartableDaphne, code: str, token: str | None
+) -> ClientConnection:
     return await connect(
         f"ws://127.0.0.1:{server.port}/ws/t/{code}",
         additional_headers={"X-Seat-Token": token} if token else None,
-        origin=Origin(server.origin),
+        origin=Origin(server.url),
         compression=None,
         proxy=None,
         ping_interval=None,
         max_size=2**24,
-        open_timeout=ws_load.STARTUP_TIMEOUT,
+        open_timeout=servers.STARTUP_TIMEOUT,
     )
 
 
 async def flood(
-    server: ws_load.Daphne, code: str, token: str, stop: asyncio.Event, stats: FloodStats
+    server: servers.RestartableDaphne, code: str, token: str, stop: asyncio.Event, stats: FloodStats
 ) -> None:
     """Send the flood's frames as fast as the socket takes them until ``stop``; reconnect."""
     frames = flood_frames()
@@ -193,7 +195,7 @@ def load_args(args: argparse.Namespace) -> argparse.Namespace:
 
 async def run_scenario(
     args: argparse.Namespace,
-    server: ws_load.Daphne,
+    server: servers.RestartableDaphne,
     playing: list[ws_load.TableSetup],
     flooded: ws_load.TableSetup,
     scenario: Scenario,
@@ -201,8 +203,8 @@ async def run_scenario(
     """Play at ``playing`` (with spares) while ``flooded`` is flooded during the measurement."""
     bench_args = load_args(args)
     bench = ws_load.Bench(bench_args, [server], playing)
-    meter = ws_load.CpuMeter({"daphne": server.process.pid})
-    pid = server.process.pid
+    meter = ws_load.CpuMeter({"daphne": server.pid})
+    pid = server.pid
     spectators = [await _open(server, flooded.code, None) for _ in range(SPECTATORS)]
     readers = [asyncio.create_task(_drain(s)) for s in spectators]
     stop = asyncio.Event()
@@ -427,25 +429,25 @@ def server_counts(redis_url: str) -> dict[str, int]:
 
 async def play_honest(
     args: argparse.Namespace,
-    server: ws_load.Daphne,
+    server: servers.RestartableDaphne,
     tables: list[ws_load.TableSetup],
     begin: Any,
     end: Any,
 ) -> dict[str, Any]:
     """Play the honest table; ``begin`` and ``end`` tell the attacker the measured window."""
     bench = ws_load.Bench(honest_args(args), [server], tables)
-    meter = ws_load.CpuMeter({"daphne": server.process.pid})
+    meter = ws_load.CpuMeter({"daphne": server.pid})
     memory: dict[str, float] = {}
 
     async def window() -> None:
         while not bench.measuring:
             await asyncio.sleep(0.01)
-        memory["start"], _ = rss_mb(server.process.pid)
+        memory["start"], _ = rss_mb(server.pid)
         begin.set()
         while bench.measuring:
             await asyncio.sleep(0.02)
         end.set()
-        memory["end"], memory["peak"] = rss_mb(server.process.pid)
+        memory["end"], memory["peak"] = rss_mb(server.pid)
 
     watcher = asyncio.create_task(window())
     seconds = await bench.run(meter)
@@ -476,10 +478,8 @@ async def play_honest(
 def run_row(
     args: argparse.Namespace,
     env: dict[str, str],
-    directory: Path,
     redis_url: str,
     row: Row,
-    number: int,
 ) -> dict[str, Any]:
     """One column: a fresh Daphne process, the honest table, and the row's attacker."""
     honest = ws_load.create_tables(1 + honest_args(args).spare_tables, args.seats)
@@ -488,7 +488,7 @@ def run_row(
     begin, end = context.Event(), context.Event()
     results: Any = context.Queue()
     print(f"{row.name}: starting Daphne", flush=True)
-    with ws_load.daphne(env, directory, f"daphne-{number}") as server:
+    with servers.restartable_daphne(env) as server:
         before = server_counts(redis_url)
         attacker = None
         if row.kind is not None:
@@ -496,6 +496,7 @@ def run_row(
             if row.params.get("answer") == "preview":
                 correct = row.params["game"][0].correct
                 params["frame"] = json.dumps({"type": "preview", "command": correct})
+            assert server.port is not None
             target = attacks.Target(server.port, code, token)
             attacker = context.Process(
                 target=attacks.run, args=(row.kind, target, params, begin, end, results)
@@ -561,27 +562,22 @@ CASE_ROWS = [
 
 def run_cases(args: argparse.Namespace, cases: list[str], command_line: str) -> list[Any]:
     """Each case on the same private PostgreSQL and Redis, each row on a fresh Daphne."""
-    from tests import servers as test_servers
-
     everything: list[Any] = []
     with contextlib.ExitStack() as stack:
-        directory = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="abuse-")))
-        postgres = stack.enter_context(test_servers.private_postgres())
-        redis_url = stack.enter_context(test_servers.private_redis())
-        env = test_servers.production_env(
-            DATABASE_URL=test_servers.create_database(postgres, "abuse"),
+        postgres = stack.enter_context(servers.private_postgres())
+        redis_url = stack.enter_context(servers.private_redis())
+        env = servers.production_env(
+            DATABASE_URL=servers.create_database(postgres, "abuse"),
             REDIS_URL=redis_url,
             CHANNEL_LAYER="redis-pubsub",
         )
-        test_servers.migrate(env)
+        servers.migrate(env)
         os.environ.update(env)
-        number = 0
         for case in cases:
             print(f"case {case}", flush=True)
             results = []
             for row in case_rows(case, args):
-                results.append(run_row(args, env, directory, redis_url, row, number))
-                number += 1
+                results.append(run_row(args, env, redis_url, row))
             print(f"\ncase {case}")
             print_table(results, command_line, CASE_ROWS)
             print()
@@ -689,7 +685,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         for index, scenario in enumerate(chosen):
             server_env = {**env, "WS_GUARD": "1" if scenario.guard else "0"}
             print(f"{scenario.name}: starting Daphne", flush=True)
-            with ws_load.daphne(server_env, directory, f"daphne-{index}") as server:
+            with servers.restartable_daphne(server_env) as server:
                 started = time.perf_counter()
                 result = asyncio.run(
                     run_scenario(args, server, playing[index], flooded[index], scenario)

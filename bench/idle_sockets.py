@@ -90,9 +90,8 @@ def main() -> None:
         servers.migrate(env)
         (table,) = servers.run_script(env, "tests.redis_tables_script", "1")
         daphne = stack.enter_context(servers.restartable_daphne(env))
-        assert daphne.process is not None
         per_socket = asyncio.run(
-            measure(daphne.url, daphne.process.pid, table["code"], args.warm_up, args.sockets)
+            measure(daphne.url, daphne.pid, table["code"], args.warm_up, args.sockets)
         )
     layer = "Redis pub/sub" if args.redis else "in-memory"
     print(f"{args.sockets} idle sockets ({layer} layer): {per_socket:.1f} KiB per socket")

@@ -46,7 +46,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -416,7 +415,6 @@ def main(argv: list[str] | None = None) -> int:
     """Start the servers, play through the faults, stop everything, report."""
     args = parse_args(argv)
     with contextlib.ExitStack() as stack:
-        stack.enter_context(tempfile.TemporaryDirectory(prefix="reliability-"))
         postgres = stack.enter_context(servers.restartable_postgres())
         redis = stack.enter_context(servers.restartable_redis())
         env = servers.production_env(
@@ -438,13 +436,9 @@ def main(argv: list[str] | None = None) -> int:
             return None
 
         async def daphne_kill() -> None:
-            victim = daphnes[0]
-            assert victim.process is not None
-            victim.process.kill()
-            victim.process.wait()
-            victim.process = None
+            daphnes[0].kill()
             await asyncio.sleep(args.outage)
-            await asyncio.to_thread(victim.start)
+            await asyncio.to_thread(daphnes[0].start)
 
         async def redis_stop() -> None:
             redis.stop()

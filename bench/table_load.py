@@ -45,23 +45,27 @@ RECENT = 64
 
 
 def setup_django(sqlite: bool, stack: ExitStack) -> None:
+    """Set Django up in this process on a new, migrated database, with the limits on entries
+    raised so that the long logs can be written."""
     from tests import servers
 
     if sqlite:
         folder = stack.enter_context(tempfile.TemporaryDirectory())
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+        database_url = f"sqlite:///{folder}/bench.sqlite3"
     else:
         url = stack.enter_context(servers.private_postgres())
-        os.environ["DATABASE_URL"] = servers.create_database(url, "table_load")
-    os.environ["MESSENGERS_TABLETOP_ENTRIES_PER_TURN"] = "1000000"
-    os.environ["MESSENGERS_GAME_MAX_ENTRIES"] = "1000000"
+        database_url = servers.create_database(url, "table_load")
+    settings = {
+        "DATABASE_URL": database_url,
+        "MESSENGERS_TABLETOP_ENTRIES_PER_TURN": "1000000",
+        "MESSENGERS_GAME_MAX_ENTRIES": "1000000",
+    }
+    os.environ.update(settings)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "messengers.settings")
+    servers.migrate(settings)
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def write_game(length: int, every: int, seed: int, undo_share: float = 0.25) -> Any:

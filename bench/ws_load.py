@@ -63,21 +63,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import http.client
 import json
 import math
 import os
 import platform
 import random
 import re
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,8 +92,6 @@ from tests import servers  # noqa: E402
 
 PRESET = "c2-hig"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-STARTUP_TIMEOUT = 60.0
-"""Seconds a Daphne process may take to serve its first request (Django import included)."""
 CONNECT_CONCURRENCY = 32
 """Websocket handshakes in flight at once while seating the players: each one costs the server a
 few queries, and 800 at once would only time out instead of finishing sooner."""
@@ -117,92 +111,6 @@ than these two numbers, which keeps the load generator's CPU for the server."""
 
 
 # --- Server processes -------------------------------------------------------------------------
-
-
-@dataclass
-class Daphne:
-    """A running Daphne process: its pid for CPU readings, its port for the websockets."""
-
-    process: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @property
-    def origin(self) -> str:
-        """The Origin header a browser on this server sends; Channels refuses sockets without
-        one (``AllowedHostsOriginValidator``)."""
-        return f"http://127.0.0.1:{self.port}"
-
-
-def _wait_for_http(process: subprocess.Popen[bytes], port: int) -> bool:
-    """Poll until ``GET /`` gets any answer: then Django has loaded and the port is served."""
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            return False
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        try:
-            connection.request("GET", "/")
-            connection.getresponse().read()
-            return True
-        except (OSError, http.client.HTTPException):
-            time.sleep(0.1)
-        finally:
-            connection.close()
-    return False
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, then SIGKILL if the process has not ended within a few seconds."""
-    if process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-
-
-@contextlib.contextmanager
-def daphne(env: dict[str, str], directory: Path, name: str) -> Iterator[Daphne]:
-    """Run the project under Daphne as ``make run`` does, on a free loopback port.
-
-    ``tests.servers.daphne_server`` yields only a URL; the benchmark also needs the pid, to read
-    the process's CPU time, hence this small variant.
-    """
-    log = directory / f"{name}.log"
-    for _attempt in range(3):
-        port = servers.free_port()
-        with open(log, "wb") as out:
-            process = subprocess.Popen(
-                [
-                    str(servers.venv_bin("daphne")),
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    *servers.DAPHNE_OPTIONS,
-                    "messengers.asgi:application",
-                ],
-                cwd=ROOT,
-                env=servers.child_env(env),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        if _wait_for_http(process, port):
-            break
-        _stop(process)
-        if "in use" not in log.read_text(errors="replace"):
-            raise RuntimeError(f"Daphne did not start:\n{log.read_text(errors='replace')[-4000:]}")
-    else:
-        raise RuntimeError("Daphne did not start: no free port")
-    try:
-        yield Daphne(process, port, log)
-    finally:
-        _stop(process)
 
 
 def available(check: Any) -> bool:
@@ -232,14 +140,6 @@ def _proc_stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), ticks / CLOCK_TICKS
 
 
-def _comm(pid: int) -> str:
-    """The process's command name, to tell the private servers apart among our children."""
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip()
-    except OSError:
-        return ""
-
-
 def process_tree_cpu(root: int) -> float:
     """CPU seconds of ``root`` and every live descendant (PostgreSQL runs one per connection)."""
     parents: dict[int, int] = {}
@@ -257,19 +157,6 @@ def process_tree_cpu(root: int) -> float:
         if ancestor == root:
             total += cpu
     return total
-
-
-def child_pids(name: str) -> list[int]:
-    """Direct children of this process whose command name is ``name`` (the private servers that
-    ``tests.servers`` started; its helpers yield URLs, not processes)."""
-    own = os.getpid()
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            stat = _proc_stat(int(entry.name))
-            if stat is not None and stat[0] == own and _comm(int(entry.name)) == name:
-                found.append(int(entry.name))
-    return found
 
 
 def machine_ticks() -> tuple[int, int, int, int]:
@@ -423,12 +310,12 @@ class ComputerWatch:
         daphne = self.bench.daphnes[len(self.sockets) % len(self.bench.daphnes)]
         socket = await connect(
             f"ws://127.0.0.1:{daphne.port}/ws/t/{code}",
-            origin=Origin(daphne.origin),
+            origin=Origin(daphne.url),
             compression=None,
             proxy=None,
             ping_interval=None,
             max_size=2**22,
-            open_timeout=STARTUP_TIMEOUT,
+            open_timeout=servers.STARTUP_TIMEOUT,
         )
         self.sockets.append(socket)
         self.tasks.append(asyncio.create_task(self._read(socket)))
@@ -524,12 +411,12 @@ class Player:
                 socket = await connect(
                     f"ws://127.0.0.1:{server.port}/ws/t/{self.code}",
                     additional_headers={"X-Seat-Token": token},
-                    origin=Origin(server.origin),
+                    origin=Origin(server.url),
                     compression=None,
                     proxy=None,
                     ping_interval=None,
                     max_size=2**22,
-                    open_timeout=STARTUP_TIMEOUT,
+                    open_timeout=servers.STARTUP_TIMEOUT,
                 )
             self.sockets.append(socket)
             self.readers.append(asyncio.create_task(self.read(index, socket)))
@@ -704,7 +591,7 @@ class Bench:
     def __init__(
         self,
         args: argparse.Namespace,
-        daphnes: list[Daphne],
+        daphnes: list[servers.RestartableDaphne],
         tables: list[TableSetup],
         computer_codes: list[str] | None = None,
     ) -> None:
@@ -1147,18 +1034,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         }
         roots: dict[str, int] = {}
         if database == "postgres":
-            server_url = stack.enter_context(servers.private_postgres())
-            extra["DATABASE_URL"] = servers.create_database(server_url, "wsload")
-            roots["postgres (all processes)"] = child_pids("postgres")[0]
+            postgres = stack.enter_context(servers.restartable_postgres())
+            extra["DATABASE_URL"] = servers.create_database(postgres.url, "wsload")
+            roots["postgres (all processes)"] = postgres.pid
         else:
             extra["DATABASE_URL"] = f"sqlite:///{directory / 'db.sqlite3'}"
         redis_url = None
         if args.layer == "memory":
             os.environ.pop("CHANNEL_LAYER", None)
         else:
-            redis_url = extra["REDIS_URL"] = stack.enter_context(servers.private_redis())
+            redis = stack.enter_context(servers.restartable_redis())
+            redis_url = extra["REDIS_URL"] = redis.url
             extra["CHANNEL_LAYER"] = args.layer
-            roots["redis"] = child_pids("redis-server")[0]
+            roots["redis"] = redis.pid
         if args.computer_tables:
             extra["MESSENGERS_COMPUTER_PAUSE_MS"] = "0"
             if args.computer_moves is not None:
@@ -1178,10 +1066,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             flush=True,
         )
         daphnes = [
-            stack.enter_context(daphne(env, directory, f"daphne-{n}")) for n in range(args.servers)
+            stack.enter_context(servers.restartable_daphne(env)) for _ in range(args.servers)
         ]
         for n, server in enumerate(daphnes):
-            roots[f"daphne {n + 1} (pid {server.process.pid})"] = server.process.pid
+            roots[f"daphne {n + 1} (pid {server.pid})"] = server.pid
         meter = CpuMeter(roots)
 
         async def play() -> tuple[Stats, float, float]:

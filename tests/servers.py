@@ -113,6 +113,13 @@ def _stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
         process.wait(timeout=STOP_TIMEOUT)
 
 
+def _pid_of(process: subprocess.Popen[bytes] | None) -> int:
+    """The process id of a server that is running; an error if it is stopped."""
+    if process is None or process.poll() is not None:
+        raise RuntimeError("the server is not running")
+    return process.pid
+
+
 # --- PostgreSQL -------------------------------------------------------------------------------
 
 
@@ -182,6 +189,11 @@ class RestartablePostgres:
     def url(self) -> str:
         """`postgres://postgres@127.0.0.1:PORT/postgres`, the same across restarts."""
         return f"postgres://{POSTGRES_SUPERUSER}@127.0.0.1:{self.port}/postgres"
+
+    @property
+    def pid(self) -> int:
+        """The running server's process id (the benchmarks read its CPU time)."""
+        return _pid_of(self.process)
 
     def stop(self) -> None:
         """Fast shutdown (SIGINT): open client connections are cut, as in a real restart."""
@@ -395,6 +407,11 @@ class RestartableRedis:
         if self.port is None:
             raise RuntimeError("the server has not been started")
         return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def pid(self) -> int:
+        """The running server's process id (the benchmarks read its CPU time)."""
+        return _pid_of(self.process)
 
     def _spawn(self, port: int) -> bool:
         with open(self.log_path, "ab") as log:
@@ -754,6 +771,11 @@ class RestartableDaphne:
         if self.port is None:
             raise RuntimeError("the server has not been started")
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        """The running server's process id (the benchmarks read its CPU time and memory)."""
+        return _pid_of(self.process)
 
     def _spawn(self, port: int) -> bool:
         """Start Daphne on `port` and wait until it answers; False if it did not come up."""

@@ -83,3 +83,20 @@ def test_private_redis_answers_ping(redis_url: str) -> None:
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(b"PING\r\n")
         assert sock.recv(64).startswith(b"+PONG")
+
+
+@pytest.mark.services
+def test_restartable_redis_names_its_process() -> None:
+    """`pid` is the running server's own process (the benchmarks read its CPU time by it), and a
+    stopped server has none."""
+    import redis
+
+    with servers.restartable_redis() as server:
+        client = redis.Redis.from_url(server.url)
+        try:
+            assert client.info("server")["process_id"] == server.pid
+        finally:
+            client.close()
+        server.stop()
+        with pytest.raises(RuntimeError, match="not running"):
+            _ = server.pid
