@@ -323,7 +323,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-# Site-wide files (css/site.css, css/home.css) at the top level; the app's under game/static/game/.
+# Site-wide files (css/site.css, css/colours.css) at the top level; the app's under
+# game/static/game/, one folder per page and common/ for what several pages load.
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # `manage.py collectstatic` writes the hashed files here; ServeStatic serves them from it with
 # DEBUG off (messengers/staticfiles.py). With DEBUG on they are served from the apps' folders.

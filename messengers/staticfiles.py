@@ -4,8 +4,8 @@ A deploy changes `table.js`; a browser that kept the old `table.abc123.js` for a
 running it against the new server. With the content's hash in every name a new file is a new URL,
 so the served files can be cached forever (ServeStatic sends them as immutable) and a deploy can
 never leave a browser on a stale module. The ES modules import each other
-(`import ... from "./scoreboard.js"`): Django rewrites those imports to the hashed names too, so a
-page never loads one module hashed and the modules it imports unhashed.
+(`import ... from "../common/scoreboard.js"`): Django rewrites those imports to the hashed names
+too, so a page never loads one module hashed and the modules it imports unhashed.
 
 `collectstatic` writes the files and `staticfiles.json`, the manifest from plain to hashed names;
 a server with DEBUG off cannot build a page without it, so `missing_manifest` lets it refuse to

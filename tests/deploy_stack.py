@@ -326,7 +326,7 @@ def running_deployment(
         }
         env = servers.project_env(**{**servers.production_example(), **host})
         app = install(tmp, env)
-        assert (static_root / "game" / "table.js").is_file()
+        assert (static_root / "game" / "table" / "table.js").is_file()
         static_root.chmod(0o755)
 
         cert, key = self_signed_certificate(tmp)

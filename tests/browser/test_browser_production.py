@@ -1,9 +1,10 @@
 """Playing in Chromium against a server with DEBUG off, after `collectstatic`.
 
 The pages must load every ES module by its hashed name, the modules they import included, or a
-deploy could leave a browser running an old module against a new server: no request may name a plain
-`/static/game/table.js`. Ann creates the table, Bob joins, and they play the first two turns of the
-scenario of tests/browser/test_browser.py through the user interface; both pages must show what the
+deploy could leave a browser running an old module against a new server: no request may name a
+plain `/static/game/table/table.js`. Ann creates the table, Bob joins, and they play the first two
+turns of the scenario of tests/browser/test_browser.py through the user interface; both pages must
+show what the
 engine says.
 
 Sync tests on purpose, as in tests/browser/test_browser.py (Playwright's sync API and asyncio).
@@ -37,7 +38,7 @@ TURNS = 5
 """Decisions of the first two turns: Ann places a tile and a highwayman; Bob closes the start
 tile's city with a knight and moves his meeple 4 spaces."""
 
-HASHED_MODULE = re.compile(r"/static/game/[\w-]+\.[0-9a-f]{12}\.js$")
+HASHED_MODULE = re.compile(r"/static/game/[\w-]+/[\w-]+\.[0-9a-f]{12}\.js$")
 
 
 @dataclass

@@ -106,7 +106,7 @@ class Host:
         # A page of the host's browser that never reloads (the table page does when the game
         # starts), on the same origin: the websocket carries the host's session cookie.
         self.page = page.context.new_page()
-        self.page.goto("/static/game/ui.js")
+        self.page.goto("/static/game/common/ui.js")
         self.code = code
         self.players = players
         self.actions: list[dict[str, Any]] = []

@@ -67,7 +67,7 @@ class Link:
 
     def __init__(self, page: Page, code: str) -> None:
         self.page = page.context.new_page()
-        self.page.goto("/static/game/ui.js")
+        self.page.goto("/static/game/common/ui.js")
         self.page.evaluate(OPEN, code)
 
     def command(self, action: dict[str, Any]) -> int:
@@ -214,7 +214,8 @@ WIDE = {
     for count in (2, 6)
 }
 
-BREAKDOWN_AT = """([rows, players]) => import("/static/game/ui.js").then(({ breakdownHtml }) => {
+BREAKDOWN_AT = """([rows, players]) =>
+  import("/static/game/common/ui.js").then(({ breakdownHtml }) => {
     // The end screen's breakdown, with every column: the page's own markup and style.
     const wrap = document.querySelector(".breakdown-wrap");
     const swatch = () => '<span class="sw">A</span>';

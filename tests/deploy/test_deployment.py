@@ -301,15 +301,15 @@ def test_health_static_files_and_no_metrics_from_outside(deployment: Deployment)
     assert status == 200, body
     assert b'"database": "ok"' in body and b'"channel_layer": "ok"' in body
 
-    status, headers, body = get(deployment, "/static/game/table.js")
+    status, headers, body = get(deployment, "/static/game/table/table.js")
     assert status == 200
-    assert body == (deployment.static_root / "game" / "table.js").read_bytes()
+    assert body == (deployment.static_root / "game" / "table" / "table.js").read_bytes()
     assert headers["Content-Type"] == "application/javascript"
     assert headers["Cache-Control"] == "no-cache"
     # A name as manifest storage writes it: the file's content hash before the extension.
-    hashed = deployment.static_root / "game" / "table.0123456789ab.js"
-    shutil.copy(deployment.static_root / "game" / "table.js", hashed)
-    status, headers, _ = get(deployment, "/static/game/table.0123456789ab.js")
+    hashed = deployment.static_root / "game" / "table" / "table.0123456789ab.js"
+    shutil.copy(deployment.static_root / "game" / "table" / "table.js", hashed)
+    status, headers, _ = get(deployment, "/static/game/table/table.0123456789ab.js")
     assert status == 200
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
 
@@ -564,10 +564,12 @@ def seat_tokens(deployment: Deployment, code: str) -> list[str]:
 def test_scripts_and_styles_go_out_compressed(deployment: Deployment) -> None:
     """nginx sends collectstatic's gzip copy to a browser that accepts gzip: about a third of
     the bytes, for every script and style sheet."""
-    plain = (deployment.static_root / "game" / "table.js").read_bytes()
+    plain = (deployment.static_root / "game" / "table" / "table.js").read_bytes()
     connection = https(deployment)
     try:
-        connection.request("GET", "/static/game/table.js", headers={"Accept-Encoding": "gzip"})
+        connection.request(
+            "GET", "/static/game/table/table.js", headers={"Accept-Encoding": "gzip"}
+        )
         response = connection.getresponse()
         body = response.read()
     finally:

@@ -14,6 +14,7 @@ leave each page room for a few more KB of features, no more."""
 from __future__ import annotations
 
 import gzip
+import posixpath
 import random
 import re
 from pathlib import Path
@@ -34,7 +35,10 @@ _ASSET = re.compile(
     r'<(?:link rel="stylesheet"|script type="module") (?:href|src)="/static/([^"]+)"'
 )
 # A static import may span lines (a formatter breaks long ones): `import {\n  a,\n} from "./x.js";`.
-_IMPORT = re.compile(r'^import [^;]*? from "\./([^"]+)";|import\("\./([^"]+)"\)', re.MULTILINE)
+# A page's module imports from its own folder (`./`) or from the common one (`../common/`).
+_IMPORT = re.compile(
+    r'^import [^;]*? from "(\.\.?/[^"]+)";|import\("(\.\.?/[^"]+)"\)', re.MULTILINE
+)
 
 
 @pytest.mark.parametrize("players", [2, 6])
@@ -63,7 +67,7 @@ def _assets(html: str) -> set[Path]:
         if path.suffix == ".js":
             folder = name.rsplit("/", 1)[0]
             imported = (static or dynamic for static, dynamic in _IMPORT.findall(path.read_text()))
-            queue += [f"{folder}/{module}" for module in imported]
+            queue += [posixpath.normpath(f"{folder}/{module}") for module in imported]
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import posixpath
 import re
 import subprocess
 import tempfile
@@ -82,20 +83,24 @@ def test_error_pages_are_not_debug_pages(server: str) -> None:
 
 def test_hashed_static_files_are_cached_for_good(server: str) -> None:
     manifest = json.loads((servers.collected_static() / "staticfiles.json").read_text())
-    hashed = manifest["paths"]["game/table.js"]
-    assert re.fullmatch(r"game/table\.[0-9a-f]{12}\.js", hashed), hashed
+    hashed = manifest["paths"]["game/table/table.js"]
+    assert re.fullmatch(r"game/table/table\.[0-9a-f]{12}\.js", hashed), hashed
 
     response = get(server, f"/static/{hashed}", HTTPS)
     assert response.status == 200
     assert response.getheader("Cache-Control") == "max-age=315360000, public, immutable"
     assert "javascript" in response.getheader("Content-Type", "")
-    # Its imports name the other modules by their hashed names too.
+    # Its imports name the other modules by their hashed names too, those of its own folder
+    # (`./table-dock.….js`) and those of the common one (`../common/board.….js`).
     body = response.body.decode()  # type: ignore[attr-defined]
-    imported = re.findall(r'from "\./([^"]+)"', body)
-    assert imported and all(re.fullmatch(r"[\w-]+\.[0-9a-f]{12}\.js", name) for name in imported)
-    assert {f"game/{name}" for name in imported} <= set(manifest["paths"].values())
+    imported = re.findall(r'from "(\.\.?/[^"]+)"', body)
+    assert any(name.startswith("./") for name in imported), imported
+    assert any(name.startswith("../common/") for name in imported), imported
+    assert all(re.fullmatch(r"[\w-]+\.[0-9a-f]{12}\.js", name.split("/")[-1]) for name in imported)
+    resolved = {posixpath.normpath(f"game/table/{name}") for name in imported}
+    assert resolved <= set(manifest["paths"].values())
 
-    plain = get(server, "/static/game/table.js", HTTPS)
+    plain = get(server, "/static/game/table/table.js", HTTPS)
     assert plain.status == 200
     assert plain.getheader("Cache-Control") == "max-age=0, public"
 

@@ -3,11 +3,11 @@
 // rule and every wording of a rule comes from the server (`view.pending`, `table.message_rule`);
 // places are pointed out on the board (table-overlay.js), never named by coordinates.
 
-import { tileSVG } from "./board.js";
-import { html, nameHtml, pts, raw } from "./shared.js";
+import { tileSVG } from "../common/board.js";
+import { html, nameHtml, pts, raw } from "../common/shared.js";
 import { $, catalogue, code, mine, nameOf, s, seatNote, swatch, you } from "./table-state.js";
 import { logLineHtml } from "./table-log.js";
-import { breakdownHtml, fill, rankingHtml, rematchHtml } from "./ui.js";
+import { breakdownHtml, fill, rankingHtml, rematchHtml } from "../common/ui.js";
 
 const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
 const CORNER = {

@@ -15,7 +15,7 @@
 // resolution in other words (C3's "plays an extra turn" after "takes the action: play an extra
 // turn", message 8's "returns" after "and the meeple returns").
 
-import { html, nameHtml, pts } from "./shared.js";
+import { html, nameHtml, pts } from "../common/shared.js";
 import { elements, finalPhase, messageName, nameOf, ranking, state, swatch } from "./projector-state.js";
 
 // How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.

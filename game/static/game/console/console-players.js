@@ -2,8 +2,8 @@
 
 import { $, isHost, paint, s, seatInfo, show, swatch, wire, you } from "./console-state.js";
 import { FIGURE } from "./console-entry.js";
-import { html, isolate, nameHtml } from "./shared.js";
-import { toast } from "./ui.js";
+import { html, isolate, nameHtml } from "../common/shared.js";
+import { toast } from "../common/ui.js";
 
 const USUAL = [
   ["ask", "ask each time"],

@@ -3,7 +3,7 @@
 // projector.js (what the connection brings) and projector-overlay.js (what the overlay shows)
 // write it.
 
-import { colourOf, html } from "./shared.js";
+import { colourOf, html } from "../common/shared.js";
 
 const main = document.querySelector("main[data-code]");
 

@@ -2,7 +2,7 @@
 // records do ("the city at (1, -3)", "places tile D at (1, 0)"); a line that names a place is a
 // button that points the place out on the board while it is hovered, focused or tapped.
 
-import { html } from "./shared.js";
+import { html } from "../common/shared.js";
 
 // "the city at (1, -3)" (a feature) or "tile D at (1, 0)" / any other "at (x, y)" (a tile).
 const PLACE = /(?:the (road|city|monastery|field) )?at \((-?\d+), (-?\d+)\)/g;

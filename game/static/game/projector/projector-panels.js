@@ -3,9 +3,9 @@
 // lines), the same as a band over the board of an online game, and the final ranking with its
 // breakdown. Each panel is markup from the state; every word of a rule comes from the server.
 
-import { html, nameHtml, pts, raw } from "./shared.js";
+import { html, nameHtml, pts, raw } from "../common/shared.js";
 import { finalPhase, nameOf, ranking, state, swatch } from "./projector-state.js";
-import { breakdownHtml } from "./ui.js";
+import { breakdownHtml } from "../common/ui.js";
 
 const LOG_LINES = 5;
 // Under the board of an online game, where the board needs the room.

@@ -2,10 +2,10 @@
 // entry (`entries`), change or delete it, see the server's `preview` (figures after it, entries
 // that would lapse) before sending; or adjust a figure. The server recomputes; this page asks.
 
-import { BUSY_READING } from "./connection.js";
+import { BUSY_READING } from "../common/connection.js";
 import { CATEGORIES, FIGURES } from "./console-entry.js";
-import { html, nameHtml } from "./shared.js";
-import { fill } from "./ui.js";
+import { html, nameHtml } from "../common/shared.js";
+import { fill } from "../common/ui.js";
 
 // A whole number other than 0 (signed: also below 0), else NaN.
 const whole = (text, signed) =>

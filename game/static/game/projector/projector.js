@@ -7,13 +7,13 @@
 // (projector-overlay.js) and the screen (projector-screen.js) are their own modules, and the
 // state is declared in projector-state.js.
 
-import { TableConnection } from "./connection.js";
+import { TableConnection } from "../common/connection.js";
 import { followState, GAME_OVER_MS } from "./projector-overlay.js";
 import { boardHtml, finishedHtml, lobbyHtml, playingHtml, startingHtml } from "./projector-panels.js";
 import { setupScreen } from "./projector-screen.js";
 import { elements, finalPhase, seatInfo, state } from "./projector-state.js";
-import { renderScoreboard } from "./scoreboard.js";
-import { colourOf, html } from "./shared.js";
+import { renderScoreboard } from "../common/scoreboard.js";
+import { colourOf, html } from "../common/shared.js";
 
 // The join link reads better without its scheme.
 elements.link.textContent = elements.link.textContent.trim().replace(/^https?:\/\//, "");
@@ -98,7 +98,7 @@ function showBoard(slot, view) {
 }
 
 async function loadBoard() {
-  const { Board } = await import("./board.js");
+  const { Board } = await import("../common/board.js");
   const catalogue = JSON.parse(document.getElementById("tile-catalogue").textContent);
   const box = document.createElement("div");
   box.className = "pj-board";
@@ -130,7 +130,7 @@ async function followStory(view, finished) {
   }
   if (!view || elements.story.hidden || state.storyShown === String(view.version)) return;
   state.storyShown = String(view.version);
-  (await import("./story.js")).showStory(elements.story, state.code, { big: true });
+  (await import("../common/story.js")).showStory(elements.story, state.code, { big: true });
 }
 
 function setConnection(status) {

@@ -15,7 +15,7 @@ import {
   usualFigure,
   you,
 } from "./console-state.js";
-import { html, nameHtml, pts } from "./shared.js";
+import { html, nameHtml, pts } from "../common/shared.js";
 
 const COMMON_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 export const CATEGORIES = [

@@ -3,7 +3,7 @@
 // and the offer to let a computer play for an absent player (docs/protocol.md, "Seats").
 // Everything here only sends frames; the server checks each one and answers with a snapshot.
 
-import { html, isolate, nameHtml, raw } from "./shared.js";
+import { html, isolate, nameHtml, raw } from "../common/shared.js";
 
 /** A seat button; `extra`: further attributes as `html` (aria-label, data-…). */
 const btn = (act, seat, label, extra = html``) =>

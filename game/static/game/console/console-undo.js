@@ -1,7 +1,7 @@
 // The undo bar: the server's `undo_text` and the undo button; the host's corrections.
 
 import { $, isHost, nameOf, paint, s, show, swatch, wire, you } from "./console-state.js";
-import { html } from "./shared.js";
+import { html } from "../common/shared.js";
 
 export function renderUndo() {
   const last = s.view.undoable;

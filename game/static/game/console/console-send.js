@@ -4,8 +4,8 @@
 import { choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
 import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, wire, you } from "./console-state.js";
 import { messageCommand } from "./console-message.js";
-import { pts } from "./shared.js";
-import { sendOnce } from "./ui.js";
+import { pts } from "../common/shared.js";
+import { sendOnce } from "../common/ui.js";
 
 /** Send `command` for `seat`; `draft`: the form, restored if refused. */
 export function send(command, seat, draft = null) {

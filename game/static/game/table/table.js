@@ -3,18 +3,25 @@
 // offered is one that `view.pending` lists. This module holds the connection, the board and the
 // input; each panel draws itself from the one state (table-state.js).
 
-import { Board } from "./board.js";
-import { BUSY_READING, TableConnection } from "./connection.js";
-import { renderScoreboard } from "./scoreboard.js";
+import { Board } from "../common/board.js";
+import { BUSY_READING, TableConnection } from "../common/connection.js";
+import { renderScoreboard } from "../common/scoreboard.js";
 import { noteAway, seatFrame } from "./seats.js";
-import { isolate } from "./shared.js";
+import { isolate } from "../common/shared.js";
 import { renderDock, renderStatus } from "./table-dock.js";
 import { renderLobby } from "./table-lobby.js";
 import { logLineHtml, watchLogPointing } from "./table-log.js";
 import { nextRotation, overlayFor } from "./table-overlay.js";
 import { renderAbsent, renderPlayers, renderTilesLeft } from "./table-players.js";
 import { $, catalogue, code, mine, nameOf, page, pending, s, seatInfo, styleOf, you } from "./table-state.js";
-import { followRematch, LazyTurnAlerts, markPresence, renderLog as renderLogInto, sendOnce, toast } from "./ui.js";
+import {
+  followRematch,
+  LazyTurnAlerts,
+  markPresence,
+  renderLog as renderLogInto,
+  sendOnce,
+  toast,
+} from "../common/ui.js";
 
 // Alerts for a seat's page, loaded with its first seated view.
 const alerts = new LazyTurnAlerts(code, $("#alerts"), () => [s.view, you()]);

@@ -1,12 +1,12 @@
 // The players panel (scores, figures, followers, presence, the seat tools), the absent-seat
 // offer above the board and the tiles left in the bag by kind.
 
-import { tileSVG } from "./board.js";
+import { tileSVG } from "../common/board.js";
 import { absentAfterHtml, absentOfferHtml, leaveHtml, seatToolsHtml } from "./seats.js";
-import { html, nameHtml, raw } from "./shared.js";
+import { html, nameHtml, raw } from "../common/shared.js";
 import { rejoinHtml } from "./table-lobby.js";
 import { $, absolute, catalogue, s, seatInfo, swatch, you } from "./table-state.js";
-import { fill } from "./ui.js";
+import { fill } from "../common/ui.js";
 
 const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
 

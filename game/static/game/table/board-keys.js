@@ -7,8 +7,8 @@
 // Only the board's own keys are taken, never a field's or a button's. The places are the ones
 // the server sent; nothing here decides what is legal.
 
-import { box, boardOf, middle, turnLocation, union } from "./board.js";
-import { html } from "./shared.js";
+import { box, boardOf, middle, turnLocation, union } from "../common/board.js";
+import { html } from "../common/shared.js";
 
 const U = 100;
 const SIDES = { N: ["north", 0, -1, "S"], E: ["east", 1, 0, "W"], S: ["south", 0, 1, "N"], W: ["west", -1, 0, "E"] };

@@ -3,7 +3,7 @@
 import { FIGURE, KEY_OF, pointsRow } from "./console-entry.js";
 import { moveText } from "./console-preview.js";
 import { mayActFor, nameOf, s, swatch } from "./console-state.js";
-import { html, nameHtml, pts } from "./shared.js";
+import { html, nameHtml, pts } from "../common/shared.js";
 
 /** One button per figure, with the server's landing and note. */
 export function figureHtml(p) {

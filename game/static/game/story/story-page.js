@@ -1,8 +1,8 @@
 // The story page (/t/<code>/story): the story of the game (story.js), drawn again whenever the
 // game moves on; it listens as a spectator and reconnects by itself.
 
-import { TableConnection } from "./connection.js";
-import { showStory } from "./story.js";
+import { TableConnection } from "../common/connection.js";
+import { showStory } from "../common/story.js";
 
 const code = document.getElementById("table-page").dataset.code;
 const box = document.getElementById("story");

@@ -1,7 +1,7 @@
 // The console's one state, every field declared here, and what every panel asks of it.
 
-import { swatchHtml } from "./shared.js";
-import { fill, seatOf } from "./ui.js";
+import { swatchHtml } from "../common/shared.js";
+import { fill, seatOf } from "../common/ui.js";
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 

@@ -10,9 +10,9 @@ import { answer as previewAnswer, previewRefused } from "./console-preview.js";
 import { ask, cancelAsk, endTurn, refuse, resend, send, sendEntry, sendMessageChoice } from "./console-send.js";
 import { $, code, keyboard, mayActFor, nameOf, page, paint, s, show, swatch, wire, you } from "./console-state.js";
 import { openFix, renderUndo } from "./console-undo.js";
-import { BUSY_READING, TableConnection } from "./connection.js";
-import { renderScoreboard } from "./scoreboard.js";
-import { html, nameHtml, raw } from "./shared.js";
+import { BUSY_READING, TableConnection } from "../common/connection.js";
+import { renderScoreboard } from "../common/scoreboard.js";
+import { html, nameHtml, raw } from "../common/shared.js";
 import {
   breakdownHtml,
   followRematch,
@@ -22,7 +22,7 @@ import {
   rematchHtml,
   renderLog as renderLogInto,
   toast,
-} from "./ui.js";
+} from "../common/ui.js";
 
 // How long a new turn's "End …'s turn" stays disabled (against a double click).
 const END_TURN_HOLD_MS = 800;
@@ -113,7 +113,7 @@ Object.assign(paint, { all: render, panel: renderPanel, notes: renderNotes, undo
 /** The "Story" card (story.js, loaded when opened), redrawn while open, opened at the end. */
 function followStory(view) {
   const box = $("#story");
-  const draw = async () => (await import("./story.js")).showStory(box.lastElementChild, code);
+  const draw = async () => (await import("../common/story.js")).showStory(box.lastElementChild, code);
   if (!box.dataset.version) box.addEventListener("toggle", () => box.open && draw());
   const moved = box.dataset.version !== String(view.version);
   box.dataset.version = String(view.version);

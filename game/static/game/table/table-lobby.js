@@ -2,9 +2,9 @@
 // the join form kept in step with the colours taken.
 
 import { lobbyHostToolsHtml, lobbySeatsHtml } from "./seats.js";
-import { colours, html } from "./shared.js";
+import { colours, html } from "../common/shared.js";
 import { $, absolute, s, swatch } from "./table-state.js";
-import { fill } from "./ui.js";
+import { fill } from "../common/ui.js";
 
 /** A button that copies `text` (table.js handles the press). */
 export function copyButton(text, label = "Copy") {

@@ -1,8 +1,8 @@
 // The table page's one state, every field declared here, and what every panel asks of it.
 // (A started tabletop game is served the console instead: this page only ever plays on a board.)
 
-import { colourOf, swatchHtml } from "./shared.js";
-import { seatOf } from "./ui.js";
+import { colourOf, swatchHtml } from "../common/shared.js";
+import { seatOf } from "../common/ui.js";
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 const readJSON = (id) => JSON.parse(document.getElementById(id)?.textContent || "{}");
