@@ -35,7 +35,7 @@ PATH = re.compile(
 """A repository path: a top folder, then file and folder names (``*`` for a pattern)."""
 
 NOT_IN_THE_REPOSITORY = {
-    "game/table.0123456789ab.js": "a collected static file's hashed name, under STATIC_ROOT",
+    "game/table/table.0123456789ab.js": "a collected static file's hashed name, under STATIC_ROOT",
     "tests/artifacts/screenshots/": "written by the browser tests on every run, not kept",
 }
 
