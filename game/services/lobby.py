@@ -70,6 +70,16 @@ PRESET_SUMMARIES: Final = {
 }
 
 NAME_LENGTH: Final = 20
+MODES: Final = ("board", "tabletop")
+DEFAULT_MODE: Final = "board"
+DEFAULT_SEATS: Final = 4
+
+EDITION_REFUSED: Final = "Please choose one of the four editions."
+MODE_REFUSED: Final = "The mode is board or tabletop."
+SEATS_REFUSED: Final = f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats."
+COLOUR_REFUSED: Final = "Please choose a colour."
+"""What a person is told about a field of the create or join form; the forms
+(game/web/forms.py) check the same fields first, in the same words."""
 _CODE_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
 _CODE_LENGTH: Final = 8
 SEED_BITS: Final = 128
@@ -92,7 +102,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _clean_name(name: object) -> str:
+def clean_player_name(name: object) -> str:
     """The name as the table shows it (game/services/names.py), or a ``LobbyError`` saying why
     not."""
     try:
@@ -103,7 +113,7 @@ def _clean_name(name: object) -> str:
 
 def clean_seat_name(name: object, others: Iterable[str]) -> str:
     """``name`` cleaned, unless it looks like one of ``others`` (``LobbyError`` says so)."""
-    cleaned = _clean_name(name)
+    cleaned = clean_player_name(name)
     taken = alike(cleaned, others)
     if taken is not None:
         raise LobbyError(
@@ -125,25 +135,25 @@ def create_table(
     *,
     preset: str,
     overrides: Mapping[str, Any] | None = None,
-    mode: str = "board",
-    seats: int = 4,
+    mode: str = DEFAULT_MODE,
+    seats: int = DEFAULT_SEATS,
     name: str,
     colour: str,
 ) -> tuple[Table, Seat]:
     """Create a table with its creator in seat 0. Raises ``LobbyError`` for bad input."""
     if preset not in PRESETS:
-        raise LobbyError("Please choose one of the four editions.")
+        raise LobbyError(EDITION_REFUSED)
     try:
         resolve_options(preset, overrides or {})
     except EngineError as error:
         raise LobbyError(f"House rules: {error}") from None
-    if mode not in ("board", "tabletop"):
-        raise LobbyError("The mode is board or tabletop.")
+    if mode not in MODES:
+        raise LobbyError(MODE_REFUSED)
     if not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise LobbyError(f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats.")
-    cleaned = _clean_name(name)
+        raise LobbyError(SEATS_REFUSED)
+    cleaned = clean_player_name(name)
     if colour not in COLOUR_IDS:
-        raise LobbyError("Please choose a colour.")
+        raise LobbyError(COLOUR_REFUSED)
     with transaction.atomic():
         for _ in range(5):
             code = new_code()
@@ -183,9 +193,9 @@ def add_player(code: str, token: str | None, *, name: str, colour: str) -> Seat:
 
 def join_table(code: str, *, name: str, colour: str) -> Seat:
     """Give the next free seat to a new player. Raises ``LobbyError`` when that is impossible."""
-    cleaned = _clean_name(name)
+    cleaned = clean_player_name(name)
     if colour not in COLOUR_IDS:
-        raise LobbyError("Please choose a colour.")
+        raise LobbyError(COLOUR_REFUSED)
     try:
         with transaction.atomic():
             table = Table.objects.select_for_update().get(code=code)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import ipaddress
 import math
-import re
 from typing import Any, Final
 
 import segno
@@ -16,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game.engine.presets import OPTION_NAMES, PRESET_NAMES, PRESETS
+from game.engine.presets import PRESET_NAMES, PRESETS
 from game.engine.state import MAX_PLAYERS
 from game.models import Seat, Table
 from game.ops import read_budget
@@ -33,11 +32,8 @@ from game.services.seating import claim
 from game.services.stories import results_csv, story_json
 from game.store.tables import downloadable_record
 from game.web.catalogue import catalogue_json
-from game.web.forms import OPTION_FIELDS, house_rules, overrides_from_form
+from game.web.forms import OPTION_FIELDS, CreateTableForm, JoinForm, RejoinForm, house_rules
 from messengers.serve import is_loopback
-
-_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""The shape of a seat token (``secrets.token_urlsafe``); anything else is refused unread."""
 
 SEATS_KEY = "seats"
 """Session key: table code → the seat token this browser holds there."""
@@ -107,28 +103,30 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
-    form = request.POST
-    values = {key: form.get(key, "") for key in ("preset", "mode", "seats", "name", "colour")}
-    values |= {f"opt_{name}": form.get(f"opt_{name}", "") for name in OPTION_NAMES}
+    """The home page's form (``CreateTableForm``): counted against the sender's hourly limit on
+    new tables first, refused or not, then checked; a refusal shows the form again as it was
+    posted, with every reason."""
+    form = CreateTableForm(request.POST)
     limit = new_tables()
     if not limit.allow(request):
         error = too_many_tables(limit)
-        return render(request, "game/home.html", _home_context([error], values), status=429)
+        return render(request, "game/home.html", _home_context([error], form.shown()), status=429)
+    if not form.is_valid():
+        context = _home_context(form.messages(), form.shown())
+        return render(request, "game/home.html", context, status=400)
+    fields = form.cleaned_data
     try:
-        try:
-            seats = int(form.get("seats", "4"))
-        except ValueError:
-            raise LobbyError("A table has 2 to 6 seats.") from None
         table, seat = create_table(
-            preset=form.get("preset", ""),
-            overrides=overrides_from_form(form),
-            mode=form.get("mode", "board"),
-            seats=seats,
-            name=form.get("name", ""),
-            colour=form.get("colour", ""),
+            preset=fields["preset"],
+            overrides=fields["overrides"],
+            mode=fields["mode"],
+            seats=fields["seats"],
+            name=fields["name"],
+            colour=fields["colour"],
         )
     except LobbyError as error:
-        return render(request, "game/home.html", _home_context([str(error)], values), status=400)
+        context = _home_context([str(error)], form.shown())
+        return render(request, "game/home.html", context, status=400)
     _remember_seat(request, table.code, seat.token)
     return redirect("table", code=table.code)
 
@@ -180,10 +178,11 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             "Please wait a while before joining another table."
         )
         return _table_page(request, table, error, status=429)
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _table_page(request, table, form.messages()[0], status=400)
     try:
-        seat = join_table(
-            code, name=request.POST.get("name", ""), colour=request.POST.get("colour", "")
-        )
+        seat = join_table(code, name=form.cleaned_data["name"], colour=form.cleaned_data["colour"])
     except LobbyError as error:
         return _table_page(request, table, str(error), status=400)
     _remember_seat(request, code, seat.token)
@@ -202,8 +201,9 @@ def rejoin(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
     if request.method == "GET":
         return render(request, "game/rejoin.html", {"table": table, "error": None})
-    token = request.POST.get("token", "")
-    if not _TOKEN.fullmatch(token) or not table.seats.filter(token=token).exists():
+    form = RejoinForm(request.POST)
+    token = form.cleaned_data["token"] if form.is_valid() else ""
+    if not token or not table.seats.filter(token=token).exists():
         context = {"table": table, "error": "This personal link is not valid for this table."}
         return render(request, "game/rejoin.html", context, status=404)
     _remember_seat(request, code, token)
