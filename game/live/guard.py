@@ -197,7 +197,7 @@ class ConnectionGuard:
             if self.open_per_address[address] > limits.max_per_address:
                 await _refuse(receive, send, _too_many_connections(limits))
             elif not self._may_connect(address, limits):
-                await _refuse(receive, send, _too_many_new_connections(limits))
+                await _refuse_handshake(receive, send)
             else:
                 turns = self.turns_per_address.get(address)
                 if turns is None:
@@ -236,13 +236,16 @@ class ConnectionGuard:
             del self.connects_per_address[next(iter(self.connects_per_address))]
 
 
-def _too_many_new_connections(limits: Limits) -> Breach:
-    return Breach(
-        "too_many_new_connections",
-        f"Too many new connections from your address (at most {limits.connects_per_second:g} "
-        f"a second, {limits.connect_burst} at once). The page reconnects by itself.",
-        TOO_MANY_MESSAGES,
-    )
+async def _refuse_handshake(receive: Receive, send: Send) -> None:
+    """Refuse the websocket before it opens (Daphne answers the upgrade with 403): a client
+    opening sockets in a loop costs the process one HTTP exchange each, no websocket, no frame
+    and no close handshake. The page sees a failed connection and retries with its back-off."""
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.close", "code": TOO_MANY_MESSAGES})
+        elif message["type"] == "websocket.disconnect":
+            return
 
 
 def _too_many_connections(limits: Limits) -> Breach:
