@@ -44,6 +44,14 @@ tables made), Daphne's CPU and memory, and Redis's subscriptions and clients and
 later). ``--attack all`` runs the four cases in turn. The target (docs/performance.md): no
 attack moves the honest table's median above 50 ms or its p99 above 150 ms; the benchmark
 reports, it does not judge.
+
+``--through-nginx`` runs the same cases against the deployment of ``tests/deploy_stack.py``
+instead: the shipped nginx site over TLS in front of two Daphne processes, PostgreSQL and Redis,
+with production's settings (the deployment tests' low ``TABLES_PER_HOUR`` and fixed tiles
+dropped). Every client connects to nginx with the site's public name, the honest table from
+127.0.0.1 and the attacker from 127.0.0.2, so nginx's limits per address apply to the attacker
+alone; both Daphnes restart for each row (nginx keeps running), Daphne's CPU and memory are the
+two processes' sums, and nginx's CPU (its workers included) gets a line of its own.
 """
 
 from __future__ import annotations
@@ -60,7 +68,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +76,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import attacks  # noqa: E402  (the attackers, each in a process of its own)
+import endpoints  # noqa: E402  (a Daphne directly, or nginx over TLS)
 import table_load  # noqa: E402  (writes a long tabletop game straight into the database)
 import ws_load  # noqa: E402  (the table, scripted-player and CPU-reading helpers)
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
@@ -427,27 +436,46 @@ def server_counts(redis_url: str) -> dict[str, int]:
     return counts
 
 
+@dataclass(frozen=True)
+class Stack:
+    """What a row runs against: the Daphne processes, where clients connect, and nginx."""
+
+    daphnes: list[servers.RestartableDaphne]
+    endpoint: endpoints.Endpoint
+    nginx_pid: int | None = None
+    """nginx's master process (its workers are its children), or None without nginx."""
+
+    def rss_mb(self) -> tuple[float, float]:
+        """The Daphnes' resident memory now and their peaks, summed."""
+        readings = [rss_mb(daphne.pid) for daphne in self.daphnes]
+        return sum(now for now, _ in readings), sum(peak for _, peak in readings)
+
+
 async def play_honest(
     args: argparse.Namespace,
-    server: servers.RestartableDaphne,
+    stack: Stack,
     tables: list[ws_load.TableSetup],
     begin: Any,
     end: Any,
 ) -> dict[str, Any]:
     """Play the honest table; ``begin`` and ``end`` tell the attacker the measured window."""
-    bench = ws_load.Bench(honest_args(args), [server], tables)
-    meter = ws_load.CpuMeter({"daphne": server.pid})
+    front = stack.endpoint if stack.endpoint.tls_name is not None else None
+    bench = ws_load.Bench(honest_args(args), stack.daphnes, tables, front=front)
+    roots = {f"daphne {n}": daphne.pid for n, daphne in enumerate(stack.daphnes)}
+    if stack.nginx_pid is not None:
+        roots["nginx"] = stack.nginx_pid
+    meter = ws_load.CpuMeter(roots)
     memory: dict[str, float] = {}
 
     async def window() -> None:
         while not bench.measuring:
             await asyncio.sleep(0.01)
-        memory["start"], _ = rss_mb(server.pid)
+        memory["start"], _ = stack.rss_mb()
         begin.set()
         while bench.measuring:
             await asyncio.sleep(0.02)
         end.set()
-        memory["end"], memory["peak"] = rss_mb(server.pid)
+        memory["end"], memory["peak"] = stack.rss_mb()
 
     watcher = asyncio.create_task(window())
     seconds = await bench.run(meter)
@@ -468,27 +496,62 @@ async def play_honest(
         "timeouts": stats.timeouts,
         "honest_errors": dict(stats.errors),
         "loop_lag_p99_ms": ms(stats.loop_lag_ms, 99),
-        "daphne_cpu_percent": cpu.get("daphne"),
+        "daphne_cpu_percent": round(sum(cpu[name] for name in roots if name != "nginx"), 1),
+        "nginx_cpu_percent": cpu.get("nginx", "-"),
         "machine_busy_percent": cpu.get("machine busy (% of all cores)"),
         "rss_growth_mb": round(memory["end"] - memory["start"], 1),
         "rss_peak_mb": round(memory["peak"], 1),
     }
 
 
+StackFactory = Callable[[], contextlib.AbstractContextManager[Stack]]
+"""Starts what a row runs against, fresh (new Daphne processes), for the row's duration."""
+
+
+def one_daphne(env: dict[str, str]) -> StackFactory:
+    """A new Daphne process per row, reached directly."""
+
+    @contextlib.contextmanager
+    def start() -> Iterator[Stack]:
+        with servers.restartable_daphne(env) as server:
+            assert server.port is not None
+            yield Stack([server], endpoints.Endpoint(server.port))
+
+    return start
+
+
+def behind_nginx(deployment: Any) -> StackFactory:
+    """The deployment's two Daphnes, restarted per row (nginx keeps running), reached through
+    nginx over TLS."""
+    from tests.deploy_stack import HOST_NAME
+
+    pid_file = deployment.nginx_log.parent / "nginx.pid"
+    front = endpoints.Endpoint(deployment.https_port, HOST_NAME)
+
+    @contextlib.contextmanager
+    def start() -> Iterator[Stack]:
+        for daphne in deployment.daphnes:
+            daphne.stop()
+            daphne.start()
+        yield Stack(list(deployment.daphnes), front, int(pid_file.read_text().split()[0]))
+
+    return start
+
+
 def run_row(
     args: argparse.Namespace,
-    env: dict[str, str],
+    fresh_stack: StackFactory,
     redis_url: str,
     row: Row,
 ) -> dict[str, Any]:
-    """One column: a fresh Daphne process, the honest table, and the row's attacker."""
+    """One column: fresh Daphne processes, the honest table, and the row's attacker."""
     honest = ws_load.create_tables(1 + honest_args(args).spare_tables, args.seats)
     code, token = row.table() if row.table is not None else ("", "")
     context = multiprocessing.get_context("fork")
     begin, end = context.Event(), context.Event()
     results: Any = context.Queue()
     print(f"{row.name}: starting Daphne", flush=True)
-    with servers.restartable_daphne(env) as server:
+    with fresh_stack() as stack:
         before = server_counts(redis_url)
         attacker = None
         if row.kind is not None:
@@ -496,14 +559,13 @@ def run_row(
             if row.params.get("answer") == "preview":
                 correct = row.params["game"][0].correct
                 params["frame"] = json.dumps({"type": "preview", "command": correct})
-            assert server.port is not None
-            target = attacks.Target(server.port, code, token)
+            target = attacks.Target(stack.endpoint, code, token)
             attacker = context.Process(
                 target=attacks.run, args=(row.kind, target, params, begin, end, results)
             )
             attacker.start()
         started = time.perf_counter()
-        played = asyncio.run(play_honest(args, server, honest, begin, end))
+        played = asyncio.run(play_honest(args, stack, honest, begin, end))
         result = {"scenario": row.name, **played}
         got: dict[str, Any] = {}
         if attacker is not None:
@@ -540,6 +602,7 @@ CASE_ROWS = [
     ("honest error frames", "honest_errors"),
     ("client event loop lag p99 (ms)", "loop_lag_p99_ms"),
     ("Daphne CPU (% of a core)", "daphne_cpu_percent"),
+    ("nginx CPU (% of a core)", "nginx_cpu_percent"),
     ("machine busy (% of 2 cores)", "machine_busy_percent"),
     ("Daphne RSS growth (MB)", "rss_growth_mb"),
     ("attack seconds", "attack_seconds"),
@@ -560,24 +623,47 @@ CASE_ROWS = [
 """The printed lines of a case: label, and the result's key (or the pair shown as a/b)."""
 
 
+DEPLOYMENT_SETTINGS: dict[str, str | None] = {
+    "TABLES_PER_HOUR": None,
+    "MESSENGERS_FIXED_TILES": None,
+    "MESSENGERS_FIXED_MESSAGES": None,
+}
+"""The deployment's test settings that ``--through-nginx`` drops: production's limit on tables
+an hour (the tests' low one would stop the rematch attack at once) and shuffled games."""
+
+
 def run_cases(args: argparse.Namespace, cases: list[str], command_line: str) -> list[Any]:
-    """Each case on the same private PostgreSQL and Redis, each row on a fresh Daphne."""
+    """Each case on the same private PostgreSQL and Redis, each row on fresh Daphnes: one
+    reached directly, or, with ``--through-nginx``, the two of the deployment behind nginx."""
     everything: list[Any] = []
     with contextlib.ExitStack() as stack:
         postgres = stack.enter_context(servers.private_postgres())
         redis_url = stack.enter_context(servers.private_redis())
-        env = servers.production_env(
-            DATABASE_URL=servers.create_database(postgres, "abuse"),
-            REDIS_URL=redis_url,
-            CHANNEL_LAYER="redis-pubsub",
-        )
-        servers.migrate(env)
+        fresh_stack: StackFactory
+        if args.through_nginx:
+            from tests.deploy_stack import running_deployment
+
+            print("starting the deployment (nginx, two Daphnes)", flush=True)
+            deployment = stack.enter_context(
+                running_deployment(postgres, redis_url, settings=DEPLOYMENT_SETTINGS)
+            )
+            env = deployment.env
+            redis_url = env["REDIS_URL"]
+            fresh_stack = behind_nginx(deployment)
+        else:
+            env = servers.production_env(
+                DATABASE_URL=servers.create_database(postgres, "abuse"),
+                REDIS_URL=redis_url,
+                CHANNEL_LAYER="redis-pubsub",
+            )
+            servers.migrate(env)
+            fresh_stack = one_daphne(env)
         os.environ.update(env)
         for case in cases:
             print(f"case {case}", flush=True)
             results = []
             for row in case_rows(case, args):
-                results.append(run_row(args, env, redis_url, row))
+                results.append(run_row(args, fresh_stack, redis_url, row))
             print(f"\ncase {case}")
             print_table(results, command_line, CASE_ROWS)
             print()
@@ -622,6 +708,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=float,
         default=19.0,
         help="preview, entries, rematch: at most this many frames a second a socket",
+    )
+    parser.add_argument(
+        "--through-nginx",
+        action="store_true",
+        help="attacks within the limits: run against the deployment of tests/deploy_stack.py "
+        "(nginx over TLS in front of two Daphnes) instead of one Daphne reached directly",
     )
     parser.add_argument("--churn-sockets", type=int, default=1000, help="churn: sockets in all")
     parser.add_argument("--churn-burst", type=int, default=10, help="churn: sockets at once")

@@ -4,8 +4,9 @@ try to make the server work for them, each from an address of its own.
 Each attack runs in a process of its own (``run``), so that its sending and reading do not slow
 the event loop of the honest table's clients, whose round trips are what the benchmark
 measures. It connects from ``ATTACKER_ADDRESS`` (any 127.x address reaches a server on
-127.0.0.1 on Linux), so the per-address limits count it apart from the honest players, as they
-would count a stranger on the internet. It speaks only the websocket protocol
+127.0.0.1 on Linux), so the per-address limits (the server's, and nginx's when it runs through
+the deployment) count it apart from the honest players, as they would count a stranger on the
+internet. It speaks only the websocket protocol
 (docs/protocol.md): what it sends and what it counts hold whatever the server does inside.
 """
 
@@ -23,9 +24,9 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.typing import Origin
+from endpoints import Endpoint, open_websocket
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 ATTACKER_ADDRESS = "127.0.0.2"
 """The attacker's client address: not the honest players' 127.0.0.1."""
@@ -52,15 +53,12 @@ def kind_of(raw: str | bytes) -> str:
 
 @dataclass(frozen=True)
 class Target:
-    """Where the attacker connects and as whom (``token``: a seat's, or None for a spectator)."""
+    """Where the attacker connects (a Daphne, or the deployment's nginx) and as whom
+    (``token``: a seat's, or None for a spectator)."""
 
-    port: int
+    endpoint: Endpoint
     code: str
     token: str | None
-
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
 
 @dataclass
@@ -87,16 +85,13 @@ class AttackStats:
 async def open_socket(target: Target, code: str | None = None, token: str | None = None) -> Any:
     """A websocket to ``code`` (default the target's table) from the attacker's address."""
     seat = token if token is not None else target.token
-    return await connect(
-        f"ws://127.0.0.1:{target.port}/ws/t/{code or target.code}",
-        additional_headers={"X-Seat-Token": seat} if seat else None,
-        origin=Origin(target.origin),
-        compression=None,
-        proxy=None,
-        ping_interval=None,
+    return await open_websocket(
+        target.endpoint,
+        f"/ws/t/{code or target.code}",
+        seat,
+        source=ATTACKER_ADDRESS,
         max_size=2**24,
         open_timeout=OPEN_TIMEOUT,
-        local_addr=(ATTACKER_ADDRESS, 0),
     )
 
 
@@ -108,6 +103,9 @@ async def try_open(
         socket = await open_socket(target, code, token)
     except InvalidStatus as refusal:
         stats.refused[str(refusal.response.status_code)] += 1
+        return None
+    except InvalidHandshake:
+        stats.refused["handshake"] += 1
         return None
     except (TimeoutError, OSError):
         stats.refused["timeout"] += 1

@@ -82,6 +82,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import endpoints  # noqa: E402  (bench/ is the script's folder)
 import pytest  # noqa: E402  (tests.servers reports a missing server through pytest.skip)
 from engine_playouts import percentile  # noqa: E402  (bench/ is the script's folder)
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
@@ -407,14 +408,13 @@ class Player:
         for index, token in enumerate(self.setup.tokens):
             spot = index if bench.spread == "seats" else self.number
             server = bench.daphnes[spot % len(bench.daphnes)]
+            assert server.port is not None
+            endpoint = bench.front or endpoints.Endpoint(server.port)
             async with bench.connecting:
-                socket = await connect(
-                    f"ws://127.0.0.1:{server.port}/ws/t/{self.code}",
-                    additional_headers={"X-Seat-Token": token},
-                    origin=Origin(server.url),
-                    compression=None,
-                    proxy=None,
-                    ping_interval=None,
+                socket = await endpoints.open_websocket(
+                    endpoint,
+                    f"/ws/t/{self.code}",
+                    token,
                     max_size=2**22,
                     open_timeout=servers.STARTUP_TIMEOUT,
                 )
@@ -594,8 +594,12 @@ class Bench:
         daphnes: list[servers.RestartableDaphne],
         tables: list[TableSetup],
         computer_codes: list[str] | None = None,
+        front: endpoints.Endpoint | None = None,
     ) -> None:
         self.mode: str = args.mode
+        self.front = front
+        """Where every seat connects instead of the Daphnes themselves (the deployment's nginx),
+        or None."""
         self.args = args
         self.daphnes = daphnes
         self.rng = random.Random(args.seed)

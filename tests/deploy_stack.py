@@ -27,7 +27,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -299,12 +299,17 @@ def release_this_checkout(tmp: Path, env: dict[str, str]) -> Path:
 
 @contextlib.contextmanager
 def running_deployment(
-    postgres_url: str, redis_url: str, install: Install = release_this_checkout
+    postgres_url: str,
+    redis_url: str,
+    install: Install = release_this_checkout,
+    settings: Mapping[str, str | None] | None = None,
 ) -> Iterator[Deployment]:
     """The whole deployment, set up as docs/deployment.md does it, on private ports.
 
     `install` puts the code in place (this checkout and its release step unless another is
-    given, such as an installation by deploy/upgrade.sh).
+    given, such as an installation by deploy/upgrade.sh). `settings` replaces the tests' own
+    settings below (None removes one, leaving its default), as a benchmark does to run the
+    deployment with the limits and shuffled games of production.
     """
     servers.nginx_binary()  # before anything is set up: skip or fail at once without nginx
     tmp = world_readable_tempdir("messengers-deploy-")
@@ -324,6 +329,11 @@ def running_deployment(
             "MESSENGERS_FIXED_TILES": ",".join(TILES),
             "MESSENGERS_FIXED_MESSAGES": ",".join(str(m) for m in MESSAGES),
         }
+        for name, value in (settings or {}).items():
+            if value is None:
+                host.pop(name, None)
+            else:
+                host[name] = value
         env = servers.project_env(**{**servers.production_example(), **host})
         app = install(tmp, env)
         assert (static_root / "game" / "table" / "table.js").is_file()
