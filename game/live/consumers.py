@@ -111,9 +111,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         BOOK.opened(self.channel_name)
         try:
-            welcome = await database_sync_to_async(snapshots.welcome)(
-                self.code, self.token, self.channel_name
-            )
+            # The welcomes of one address are built one at a time, as its other expensive reads:
+            # hundreds of sockets of one address opening together cost the process one snapshot
+            # and history at a time, and every other table goes on beside them.
+            async with read_budget.turns.turn(self.address):
+                welcome = await database_sync_to_async(snapshots.welcome)(
+                    self.code, self.token, self.channel_name
+                )
         except NoSuchTable:
             BOOK.forget(self.channel_name)
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)

@@ -149,9 +149,11 @@ def budget() -> ReadBudget:
 
 
 def reset(replacement: ReadBudget | None = None) -> None:
-    """Start over with full buckets (from the settings, or ``replacement``): for tests."""
+    """Start over with full buckets (from the settings, or ``replacement``) and no turns under
+    way: for tests, each of which runs its own event loop."""
     global _budget
     _budget = replacement
+    turns.forget()
 
 
 class Turns:
@@ -180,6 +182,10 @@ class Turns:
                 del self._locks[address]  # nobody waits: forget the address
             else:
                 self._locks[address] = (lock, users - 1)
+
+    def forget(self) -> None:
+        """Drop every address's lock (their event loop is gone)."""
+        self._locks.clear()
 
     def waiting(self) -> int:
         """Addresses with a read under way or waiting (none kept once they are done)."""
