@@ -148,9 +148,6 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
-MIN_SHARED_BURST = 10
-"""The smallest burst a socket keeps of its address's rate, however many sockets share it."""
-
 MAX_CONNECT_BUCKETS = 10_000
 """Connection-rate buckets kept at most; past it the full ones go (a full bucket is the same as
 none), so that addresses seen once do not grow the process's memory."""
@@ -346,9 +343,6 @@ class _GuardedSocket:
         self.buffer: asyncio.Queue[Message] = asyncio.Queue()
         self.frames_waiting = 0
         self.bucket = TokenBucket(limits.rate, limits.burst, time.monotonic())
-        self.shared = TokenBucket(limits.rate, limits.burst, time.monotonic())
-        """This socket's share of its address's rate: past it the socket is read more slowly,
-        never closed (``_slow_down``)."""
         self.last_frame = time.monotonic()
         self.accepted = asyncio.Event()
         self.closed = False
@@ -420,9 +414,6 @@ class _GuardedSocket:
                 if breach is not None:
                     await self._close(breach)
                     continue
-                await self._slow_down()
-                if self.closed:
-                    continue
                 self.frames_waiting += 1
                 self.buffer.put_nowait(message)
             elif kind == "websocket.disconnect":
@@ -430,36 +421,6 @@ class _GuardedSocket:
                 return
             else:
                 self.buffer.put_nowait(message)
-
-    async def _slow_down(self) -> None:
-        """Past its share of the address's rate, read this socket no faster than the share.
-
-        Closing such a socket would only make its client open another (a handshake, a snapshot
-        and the history each time); reading it slowly costs nothing. Under Daphne the socket's
-        transport stops reading, so what the client sends waits in the kernel's buffers and then
-        its own, not in the process; elsewhere the reader just waits.
-        """
-        if self.share is None:
-            return
-        self.shared.rate = self.share()
-        # Its bursts are shared too: a tenth of the rate, a tenth of the burst (a page's own
-        # bursts, a command and a sync or two, stay far under MIN_SHARED_BURST).
-        fraction = self.shared.rate / self.limits.rate if self.limits.rate > 0 else 1.0
-        self.shared.burst = max(float(MIN_SHARED_BURST), self.limits.burst * fraction)
-        now = time.monotonic()
-        if self.shared.take(now):
-            return
-        wait = (1.0 - self.shared.tokens) / self.shared.rate if self.shared.rate > 0 else 1.0
-        if self.transport is not None:
-            with contextlib.suppress(Exception):
-                self.transport.pauseProducing()
-        try:
-            await asyncio.sleep(wait)
-        finally:
-            if self.transport is not None and not self.closed:
-                with contextlib.suppress(Exception):
-                    self.transport.resumeProducing()
-        self.shared.take(time.monotonic())
 
     def _check(self, message: Message) -> Breach | None:
         now = time.monotonic()
@@ -474,11 +435,13 @@ class _GuardedSocket:
                 f"{limits.max_frame_bytes} bytes.",
                 FRAME_TOO_LARGE,
             )
+        if self.share is not None:
+            self.bucket.rate = self.share()
         if not self.bucket.take(now):
             return Breach(
                 "too_many_messages",
-                f"Too many messages: at most {limits.rate:g} per second "
-                f"(bursts of {limits.burst}). The page reconnects by itself.",
+                f"Too many messages: at most {self.bucket.rate:.3g} per second on this "
+                f"connection (bursts of {limits.burst}). The page reconnects by itself.",
                 TOO_MANY_MESSAGES,
             )
         if self.frames_waiting >= limits.max_queued:

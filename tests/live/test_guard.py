@@ -204,28 +204,27 @@ class TestWebsocketLimits:
         other = await open_socket(code, tokens[1], "10.0.0.2")
         await other.disconnect()
 
-    @override_settings(WS_RATE=100, WS_BURST=20, WS_ADDRESS_RATE=1, WS_MAX_QUEUED=1000)
-    async def test_the_sockets_of_one_address_share_its_rate_and_are_read_slowly_past_it(
-        self,
-    ) -> None:
-        """Each socket's share is its address's rate over the address's open sockets (here 0.5 a
-        second each), with a burst shrunk alike (to at least 10). Past it a socket is read no
-        faster than its share, and never closed for it (closing would only make its client open
-        another); the other socket of the address goes on meanwhile."""
+    @override_settings(WS_RATE=0.02, WS_BURST=3, WS_ADDRESS_RATE=0.02, WS_MAX_QUEUED=1000)
+    async def test_the_sockets_of_one_address_share_its_rate(self) -> None:
+        """Each socket's rate is its address's rate shared by the address's open sockets (never
+        more than one socket's own rate): with two sockets open an address's sockets get half
+        of it each, while the one socket of another address gets all of it."""
         code, tokens = await started_table(["Ann", "Bob"])
         first = await open_socket(code, tokens[0], "10.0.0.1")
         second = await open_socket(code, tokens[1], "10.0.0.1")
-        for _ in range(11):
-            await first.send_to(text_data='{"type":"ping"}')
-        for _ in range(10):  # the shared burst is answered at once
-            await _next(first, "pong")
-        # The eleventh waits for the socket's share: not yet answered, and the socket stays open.
-        assert await first.receive_nothing(timeout=0.2)
+        alone = await open_socket(code, None, "10.0.0.2")
+        for socket in (first, alone):
+            for _ in range(4):
+                await socket.send_to(text_data='{"type":"ping"}')
+        shared, close_code = await closed_by_guard(first)
+        assert shared["code"] == "too_many_messages"
+        assert "at most 0.01 per second on this connection" in shared["message"]
+        assert close_code == guard.TOO_MANY_MESSAGES
+        whole, _ = await closed_by_guard(alone)
+        assert "at most 0.02 per second on this connection" in whole["message"]
         await second.send_to(text_data='{"type":"ping"}')
-        await _next(second, "pong")
-        await _next(first, "pong")  # read once its share allows it
-        for socket in (first, second):
-            await socket.disconnect()
+        await _next(second, "pong")  # the other socket of the address goes on
+        await second.disconnect()
 
     async def test_frames_after_the_close_are_dropped(self) -> None:
         with override_settings(WS_RATE=0.01, WS_BURST=1):
