@@ -120,6 +120,18 @@ def note_close(socket: ClientConnection, stats: AttackStats) -> None:
     stats.closes[str(code) if code is not None else "none"] += 1
 
 
+async def closed(
+    socket: ClientConnection, reader: asyncio.Task[None], stop: asyncio.Event, stats: AttackStats
+) -> None:
+    """Close ``socket`` once its sender stopped, let its reader end, and unless the attack is over
+    count how the server closed it and pause before the next socket."""
+    await socket.close()
+    await reader
+    if not stop.is_set():
+        note_close(socket, stats)
+        await asyncio.sleep(RECONNECT_PAUSE)
+
+
 # --- pings -------------------------------------------------------------------------------------
 
 
@@ -166,11 +178,7 @@ async def pings(
                         await asyncio.sleep(delay)
             except ConnectionClosed:
                 pass
-            await socket.close()
-            await reader
-            if not stop.is_set():
-                note_close(socket, stats)
-                await asyncio.sleep(RECONNECT_PAUSE)
+            await closed(socket, reader, stop, stats)
 
     await asyncio.gather(*(one(n) for n in range(count)))
 
@@ -225,11 +233,7 @@ async def requests(
                         await asyncio.sleep(delay)
             except ConnectionClosed:
                 pass
-            await socket.close()
-            await reader
-            if not stop.is_set():
-                note_close(socket, stats)
-                await asyncio.sleep(RECONNECT_PAUSE)
+            await closed(socket, reader, stop, stats)
 
     await asyncio.gather(*(one() for _ in range(params["sockets"])))
 

@@ -184,7 +184,6 @@ class ConnectionGuard:
         self.open_per_address: Counter[str] = Counter()
         self.turns_per_address: dict[str, asyncio.Semaphore] = {}
         """One semaphore per address with an open socket; dropped with its last socket."""
-        self.connects_per_address = CONNECTS_PER_ADDRESS
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket" or not settings.WS_GUARD:
@@ -220,20 +219,20 @@ class ConnectionGuard:
     def _may_connect(self, address: str, limits: Limits) -> bool:
         """Count a new socket of ``address``; False past its connection rate."""
         now = time.monotonic()
-        bucket = self.connects_per_address.get(address)
+        bucket = CONNECTS_PER_ADDRESS.get(address)
         if bucket is None:
-            if len(self.connects_per_address) >= MAX_CONNECT_BUCKETS:
+            if len(CONNECTS_PER_ADDRESS) >= MAX_CONNECT_BUCKETS:
                 self._forget_full_buckets(now)
             bucket = TokenBucket(limits.connects_per_second, limits.connect_burst, now)
-            self.connects_per_address[address] = bucket
+            CONNECTS_PER_ADDRESS[address] = bucket
         return bucket.take(now)
 
     def _forget_full_buckets(self, now: float) -> None:
-        for address, bucket in list(self.connects_per_address.items()):
+        for address, bucket in list(CONNECTS_PER_ADDRESS.items()):
             if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
-                del self.connects_per_address[address]
-        while len(self.connects_per_address) >= MAX_CONNECT_BUCKETS:  # none full: oldest go
-            del self.connects_per_address[next(iter(self.connects_per_address))]
+                del CONNECTS_PER_ADDRESS[address]
+        while len(CONNECTS_PER_ADDRESS) >= MAX_CONNECT_BUCKETS:  # none full: oldest go
+            del CONNECTS_PER_ADDRESS[next(iter(CONNECTS_PER_ADDRESS))]
 
 
 async def _refuse_handshake(receive: Receive, send: Send) -> None:
