@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.client
+import itertools
 import os
 import secrets
 import shlex
@@ -64,6 +65,24 @@ TABLES_PER_HOUR = 3
 LOOPBACK_CLIENTS = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 """Client addresses of the limit test: all of 127.0.0.0/8 is loopback on Linux, so a client
 can connect to nginx from any of them, and nginx sees each as a different client."""
+
+_REDIS_DATABASES = itertools.cycle(range(1, 16))
+"""Redis databases handed to deployments in turn; 0 stays for the tests that share the server."""
+
+
+def own_redis_database(redis_url: str) -> str:
+    """`redis_url` on a database of its own, emptied: nothing the tests before it left in the
+    session's shared Redis (the channel layers' keys) meets this deployment, as on a new host."""
+    import redis
+
+    url = redis_url.rsplit("/", 1)[0] + f"/{next(_REDIS_DATABASES)}"
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return url
+
 
 FORM = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Cy", "colour": "blue"}
 
@@ -300,7 +319,7 @@ def running_deployment(
         host = {
             "SECRET_KEY": secrets.token_urlsafe(50),
             "DATABASE_URL": servers.create_database(postgres_url, "deploy"),
-            "REDIS_URL": redis_url,
+            "REDIS_URL": own_redis_database(redis_url),
             "ALLOWED_HOSTS": HOST_NAME,
             "CSRF_TRUSTED_ORIGINS": f"https://{HOST_NAME}:{https_port}",
             "STATIC_ROOT": str(static_root),
