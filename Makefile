@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv node-deps lock system-deps run test lint format bench clean
+.PHONY: venv node-deps lock system-deps run test lint format bench clean messages
 
 venv: $(STAMP)
 
@@ -64,6 +64,7 @@ system-deps:
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
 	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
+	command -v msgfmt >/dev/null 2>&1 || missing="$$missing gettext"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
 	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
@@ -73,6 +74,18 @@ system-deps:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y --no-install-recommends $$missing; \
 	fi
+
+# The translation catalogues (docs/languages.md): gathers every marked string of the Python code,
+# the templates and the pages' modules into locale/<language>/LC_MESSAGES/*.po, keeping what is
+# translated, then compiles them into the .mo files the server reads (committed, so that a server
+# needs no gettext tools). msgfmt and xgettext come from Debian's gettext (system-deps).
+MESSAGES_FLAGS := --all --no-location --no-obsolete --ignore=node_modules --ignore=staticfiles \
+	--ignore=.venv --ignore=tests --ignore=bench --ignore=deploy --ignore=docs
+
+messages: venv
+	$(BIN)/python manage.py makemessages $(MESSAGES_FLAGS)
+	$(BIN)/python manage.py makemessages -d djangojs $(MESSAGES_FLAGS)
+	$(BIN)/python manage.py compilemessages --locale de --locale cs --ignore=.venv --ignore=node_modules
 
 # Runs tests/ plus the doctests in game/engine (see [tool.pytest.ini_options]).
 test: venv system-deps

@@ -16,10 +16,12 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
 from game.live import presence_writer, snapshots
 from game.live.frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
 from game.live.guard import client_address, frame_turns
+from game.live.language import language_of
 from game.live.snapshots import NoSuchTable, history, snapshot
 from game.live.table_pulse import PULSES
 from game.ops import observe, read_budget
@@ -96,6 +98,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self._token()
         self.address = client_address(self.scope)
+        # Everything this connection is told from now on (the snapshot, the log, refusals) is
+        # worded in its reader's language: the setting holds for the connection's task and the
+        # database threads it hands work to.
+        self.language = language_of(self.scope)
+        translation.activate(self.language)
         # Accept before looking the table up: a refusal before the handshake reaches the browser
         # as HTTP 403, and only a close after it carries 4404 ("no such table, stop retrying").
         await self.accept()
