@@ -1,0 +1,81 @@
+"""The translation catalogues as the tests read them (docs/languages.md): where they are, the
+placeholders of a string, the flags the Makefile's `messages` target gathers them with, and the
+words of a language as Django itself counts them (its own catalogue's Plural-Forms)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from pathlib import Path
+
+import django
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LOCALE = ROOT / "locale"
+MAKEFILE = ROOT / "Makefile"
+
+LANGUAGES = ("de", "cs")
+"""The languages with a catalogue of their own (English is the source, in the code)."""
+
+DOMAINS = ("django", "djangojs")
+"""The server's words (Python code and templates) and the pages' own (their JavaScript)."""
+
+CATALOGUES = [(language, domain) for language in LANGUAGES for domain in DOMAINS]
+
+
+def po_path(language: str, domain: str, root: Path = ROOT) -> Path:
+    return root / "locale" / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def mo_path(language: str, domain: str, root: Path = ROOT) -> Path:
+    return root / "locale" / language / "LC_MESSAGES" / f"{domain}.mo"
+
+
+def django_plural_forms(language: str) -> str:
+    """The Plural-Forms of Django's own catalogue of `language`: the rule Django's own words
+    (dates, forms, the admin) use beside ours, so ours must count the same way."""
+    import polib
+
+    own = Path(django.__file__).parent / "conf" / "locale" / language / "LC_MESSAGES" / "django.po"
+    return normalised(polib.pofile(str(own)).metadata["Plural-Forms"])
+
+
+def normalised(text: str) -> str:
+    """`text` with its runs of white space made one space, and none at the ends."""
+    return " ".join(text.split())
+
+
+PRINTF = re.compile(
+    r"%(?:\((?P<name>[^)]*)\))?[#0+-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<kind>[a-zA-Z%])"
+)
+"""A printf-style placeholder, as Python's `%` and Django's `interpolate` read them: `%(name)s`
+(the only kind the project writes, and `{% blocktranslate %}`'s variables in a catalogue), `%s`,
+`%d`, and the literal `%%`."""
+
+BRACE = re.compile(r"(?<!\{)\{(?P<name>[A-Za-z_]\w*|\d*)(?:![rsa])?(?::[^{}]*)?\}(?!\})")
+"""A `str.format` placeholder: `{name}`, `{0}` or `{}`, not the doubled `{{`."""
+
+
+def placeholders(text: str) -> Counter[str]:
+    """The placeholders of `text`, each as it is written (`%(name)s`, `%s`, `{name}`), counted:
+    a translation must keep every one of them, and add none."""
+    found: Counter[str] = Counter()
+    for match in PRINTF.finditer(text):
+        if match.group("kind") == "%":
+            continue
+        name = match.group("name")
+        kind = match.group("kind")
+        found[f"%({name}){kind}" if name is not None else f"%{kind}"] += 1
+    for match in BRACE.finditer(text):
+        found["{" + match.group("name") + "}"] += 1
+    return found
+
+
+def messages_flags() -> list[str]:
+    """The Makefile's MESSAGES_FLAGS: the options `make messages` gathers the strings with."""
+    text = MAKEFILE.read_text().replace("\\\n", " ")
+    match = re.search(r"^MESSAGES_FLAGS\s*:?=(.*)$", text, re.MULTILINE)
+    if match is None:
+        raise AssertionError("the Makefile defines no MESSAGES_FLAGS")
+    return shlex.split(match.group(1))
