@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.i18n.pseudo import PSEUDO_LANGUAGE, PSEUDO_NAME, write_pseudo_locale
+from tests.i18n.pseudo import write_pseudo_locale
+from tests.i18n.pseudo_codes import PSEUDO_LANGUAGE, PSEUDO_NAME
 
 
 @pytest.fixture(scope="session")

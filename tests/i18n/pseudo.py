@@ -19,13 +19,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import django
 import polib
 
 from tests.i18n.catalogues import BRACE, DOMAINS, PRINTF, po_path
+from tests.i18n.pseudo_codes import PSEUDO_LANGUAGE, PSEUDO_LOCALE
 
-PSEUDO_LANGUAGE = "en-xa"
-PSEUDO_LOCALE = "en_XA"
-PSEUDO_NAME = "⟦Pseudo⟧"
 OPEN, CLOSE = "⟦", "⟧"
 
 KEPT = re.compile(
@@ -96,26 +95,47 @@ def pseudo_catalogue(source: polib.POFile) -> polib.POFile:
     return pseudo
 
 
+def django_catalogue(domain: str) -> Path:
+    """Django's own catalogue of `domain` in SOURCE_LANGUAGE: the words Django says itself (the
+    CSRF refusal's title, month names), which its own German and Czech catalogues translate."""
+    return (
+        Path(django.__file__).parent
+        / "conf"
+        / "locale"
+        / SOURCE_LANGUAGE
+        / "LC_MESSAGES"
+        / (f"{domain}.po")
+    )
+
+
 def write_pseudo_locale(folder: Path) -> Path:
     """Write the pseudo-language's catalogues (.po and compiled .mo, both domains) into
-    `folder`/en_XA/LC_MESSAGES, made from the committed catalogues; return `folder`, to put
-    first in LOCALE_PATHS."""
+    `folder`/en_XA/LC_MESSAGES, made from the committed catalogues and Django's own; return
+    `folder`, to put first in LOCALE_PATHS."""
     messages = folder / PSEUDO_LOCALE / "LC_MESSAGES"
     messages.mkdir(parents=True, exist_ok=True)
     for domain in DOMAINS:
         pseudo = pseudo_catalogue(polib.pofile(str(po_path(SOURCE_LANGUAGE, domain))))
+        ours = {(entry.msgctxt, entry.msgid) for entry in pseudo}
+        own = django_catalogue(domain)
+        for entry in pseudo_catalogue(polib.pofile(str(own))) if own.is_file() else ():
+            if (entry.msgctxt, entry.msgid) not in ours:
+                pseudo.append(entry)
         pseudo.save(str(messages / f"{domain}.po"))
         pseudo.save_as_mofile(str(messages / f"{domain}.mo"))
     return folder
 
 
 MARKED = re.compile(rf"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+ADDRESS = re.compile(r"https?://\S+|(?:[\w-]+\.)+[\w-]+(?::\d+)?/\S*|(?:[\w-]+\.)+[\w-]+:\d+")
+"""A web address (`http://...`, `host/path`, `host:port`): the same in every language."""
 LETTER = re.compile(r"[^\W\d_]")
 
 
 def unmarked(text: str, allowed: frozenset[str] = frozenset()) -> str:
-    """What of `text` no catalogue said: `text` without its marked runs, without the words of
-    `allowed` (names), and nothing at all when no letter is left (numbers, punctuation, symbols).
+    """What of `text` no catalogue said: `text` without its marked runs, its web addresses and
+    the words of `allowed` (names), and nothing at all when no letter is left (numbers,
+    punctuation, symbols).
 
     >>> unmarked("⟦Turn of ⟧Ann⟦, 3 points⟧", frozenset({"Ann"}))
     ''
@@ -125,8 +145,10 @@ def unmarked(text: str, allowed: frozenset[str] = frozenset()) -> str:
     'Live'
     >>> unmarked("— 3 / 4 ✓")
     ''
+    >>> unmarked("127.0.0.1:8000/t/abc, e.g. Ann", frozenset({"abc", "Ann"}))
+    'e.g.'
     """
-    rest = text
+    rest = ADDRESS.sub(" ", text)
     while True:
         shorter = MARKED.sub(" ", rest)
         if shorter == rest:

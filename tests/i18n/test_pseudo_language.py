@@ -15,7 +15,8 @@ from django.test import Client
 from django.utils import translation
 
 from tests.i18n.catalogues import po_path
-from tests.i18n.pseudo import OPEN, PSEUDO_LOCALE, SOURCE_LANGUAGE, wrapped
+from tests.i18n.pseudo import OPEN, SOURCE_LANGUAGE, wrapped
+from tests.i18n.pseudo_codes import PSEUDO_LOCALE
 
 pytestmark = pytest.mark.django_db
 
