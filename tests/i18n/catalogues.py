@@ -15,8 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LOCALE = ROOT / "locale"
 MAKEFILE = ROOT / "Makefile"
 
-LANGUAGES = ("de", "cs")
-"""The languages with a catalogue of their own (English is the source, in the code)."""
+
+def site_languages() -> tuple[str, ...]:
+    """The languages the site offers besides English (messengers/settings.py's LANGUAGES), each
+    with a catalogue of its own: English is the source, in the code."""
+    from messengers import settings
+
+    return tuple(code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE)
+
+
+LANGUAGES = site_languages()
 
 DOMAINS = ("django", "djangojs")
 """The server's words (Python code and templates) and the pages' own (their JavaScript)."""

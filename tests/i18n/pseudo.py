@@ -157,3 +157,17 @@ def unmarked(text: str, allowed: frozenset[str] = frozenset()) -> str:
     for word in sorted(allowed, key=len, reverse=True):
         rest = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ", rest)
     return " ".join(rest.split()) if LETTER.search(rest) else ""
+
+
+def main() -> None:
+    """``python -m tests.i18n.pseudo FOLDER``: write the pseudo-language's catalogues into
+    FOLDER, to read the site in it (docs/languages.md, "The pseudo-language")."""
+    import sys
+
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: python -m tests.i18n.pseudo FOLDER")
+    print(write_pseudo_locale(Path(sys.argv[1]).resolve()))
+
+
+if __name__ == "__main__":
+    main()
