@@ -48,10 +48,17 @@ async def open_websocket(
     source: str = "127.0.0.1",
     max_size: int = 2**22,
     open_timeout: float = 30.0,
+    language: str | None = None,
 ) -> ClientConnection:
-    """A websocket to ``path`` of ``endpoint`` from ``source``, holding seat ``token`` if any."""
+    """A websocket to ``path`` of ``endpoint`` from ``source``, holding seat ``token`` if any,
+    from a browser whose Accept-Language is ``language`` if given (the socket's language)."""
+    headers = {}
+    if token:
+        headers["X-Seat-Token"] = token
+    if language:
+        headers["Accept-Language"] = language
     options: dict[str, Any] = {
-        "additional_headers": {"X-Seat-Token": token} if token else None,
+        "additional_headers": headers or None,
         "origin": Origin(endpoint.origin),
         "compression": None,
         "proxy": None,

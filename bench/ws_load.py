@@ -53,6 +53,14 @@ by one websocket (computers move only while someone watches); their moves are co
 timed, and a finished one is replaced by a spare. The people's latency then shows what the
 computers cost them.
 
+``--languages en,de,cs`` gives each table's seats those languages in turn (seat 1 English, seat 2
+German, seat 3 Czech, seat 4 English again), as their browsers' ``Accept-Language``: a table's
+websocket words everything it sends in its reader's language (docs/languages.md), so a table read
+in three languages may cost the server more per command than one read in one. Given more than
+once (``--languages en --languages en,de,cs``), the benchmark runs once per list, one after the
+other, each on fresh servers and tables with the same seed, and ends with their numbers side by
+side.
+
 Commands sent during ``--warmup`` seconds are not counted; after ``--seconds`` of measurement no
 new command is sent and the ones in flight are awaited. The output is a readable summary; with
 ``--json`` one JSON object follows it on the last line.
@@ -70,6 +78,7 @@ import platform
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -410,6 +419,7 @@ class Player:
             server = bench.daphnes[spot % len(bench.daphnes)]
             assert server.port is not None
             endpoint = bench.front or endpoints.Endpoint(server.port)
+            languages = bench.languages
             async with bench.connecting:
                 socket = await endpoints.open_websocket(
                     endpoint,
@@ -417,6 +427,7 @@ class Player:
                     token,
                     max_size=2**22,
                     open_timeout=servers.STARTUP_TIMEOUT,
+                    language=languages[index % len(languages)] if languages else None,
                 )
             self.sockets.append(socket)
             self.readers.append(asyncio.create_task(self.read(index, socket)))
@@ -604,6 +615,8 @@ class Bench:
         self.daphnes = daphnes
         self.rng = random.Random(args.seed)
         self.follower_share: float = args.follower_share
+        self.languages = seat_languages(args)
+        """The languages of each table's seats in turn (``--languages``); none: no header."""
         self.slots: list[Player | None] = []
         self.spread: str = args.spread
         self.first_tables = tables[: args.tables]
@@ -742,6 +755,29 @@ class Bench:
 # --- Running it -------------------------------------------------------------------------------
 
 
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$")
+"""A language as ``--languages`` takes it (and Django's LANGUAGES write it): ``de``, ``pt-br``."""
+
+
+def seat_languages(args: argparse.Namespace) -> list[str]:
+    """The languages of one run's seats in turn: its only ``--languages`` list, or none."""
+    lists = getattr(args, "languages", None) or []
+    return lists[0].split(",") if len(lists) == 1 else []
+
+
+def check_languages(codes: list[str]) -> None:
+    """Refuse a language the servers do not offer: its seats would read English unnoticed, and
+    the run would measure something else than it says."""
+    from django.conf import settings
+
+    offered = {code for code, _ in settings.LANGUAGES}
+    unknown = [code for code in codes if code not in offered]
+    if unknown:
+        raise SystemExit(
+            f"--languages: the servers offer {', '.join(sorted(offered))}, not {', '.join(unknown)}"
+        )
+
+
 def spare_tables(args: argparse.Namespace) -> int:
     """Started tables kept aside for the games that end during the run."""
     if args.spare_tables is not None:
@@ -801,6 +837,7 @@ def summarise(
         "seconds": round(window, 2),
         "warmup": args.warmup,
         "seed": args.seed,
+        "languages": seat_languages(args) or None,
         "sent": stats.sent,
         "completed": stats.completed,
         "commands_per_second": round(stats.completed / window, 1),
@@ -852,6 +889,11 @@ def print_summary(result: dict[str, Any], command_line: str) -> None:
         f"{result['warmup']} s warm-up"
     )
     print(f"  command line         {command_line}")
+    if result.get("languages"):
+        turn = ", ".join(
+            result["languages"][i % len(result["languages"])] for i in range(result["seats"])
+        )
+        print(f"  languages            each table's seats, as Accept-Language: {turn}")
     print(
         f"  seating              {result['tables'] * result['seats']} websockets connected "
         f"with their snapshots in {result['seating_seconds']} s, before any load"
@@ -983,6 +1025,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="closed loop: seconds a table waits after an update before its next command "
         "(default 0: at once)",
     )
+    parser.add_argument(
+        "--languages",
+        action="append",
+        metavar="CODES",
+        help="languages of each table's seats in turn, as their Accept-Language (en,de,cs); "
+        "given more than once, one run per list on fresh servers, compared at the end",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--json", action="store_true", help="print a JSON line at the end")
     parser.add_argument(
@@ -1003,6 +1052,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.layer = "memory" if args.servers == 1 else "redis-pubsub"
     if args.layer == "memory" and args.servers == 2:
         parser.error("--layer memory serves one process only: two need Redis")
+    for codes in args.languages or []:
+        if not all(LANGUAGE_CODE.match(code) for code in codes.split(",")):
+            parser.error(f"--languages {codes!r}: language codes separated by commas (en,de,cs)")
+    if args.languages and len(args.languages) > 1 and args.trace is not None:
+        parser.error("--trace writes one run's commands: give one --languages list with it")
     return args
 
 
@@ -1020,6 +1074,8 @@ def redis_clients(url: str) -> int:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Start the servers, create the tables, play, stop everything, report."""
     args = parse_args(argv)
+    if args.languages and len(args.languages) > 1:
+        return compare_languages(args, list(sys.argv[1:] if argv is None else argv))
     command_line = " ".join([".venv/bin/python bench/ws_load.py", *(argv or sys.argv[1:])])
     database = args.database or (
         "postgres" if args.servers == 2 and available(servers.postgres_bindir) else "sqlite"
@@ -1058,6 +1114,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         env = servers.production_env(DJANGO_SETTINGS_MODULE=args.settings, **extra)
         servers.migrate(env)
         os.environ.update(env)
+        if seat_languages(args):
+            import django
+
+            django.setup()
+            check_languages(seat_languages(args))
         spares = spare_tables(args)
         started = time.perf_counter()
         tables = create_tables(args.tables + spares, args.seats)
@@ -1099,6 +1160,58 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.json:
         print(json.dumps(result, sort_keys=True))
     return result
+
+
+def without_languages(argv: list[str]) -> list[str]:
+    """``argv`` without its ``--languages`` lists and ``--json``."""
+    kept: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--languages":
+            skip = True
+        elif not word.startswith("--languages=") and word != "--json":
+            kept.append(word)
+    return kept
+
+
+def compare_languages(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
+    """One run per ``--languages`` list, each in a process of its own (fresh servers, database
+    and tables, the same seed), then their numbers side by side."""
+    runs: dict[str, dict[str, Any]] = {}
+    common = without_languages(argv)
+    for codes in args.languages:
+        print(f"--- languages {codes}", flush=True)
+        script = str(Path(__file__).resolve())
+        child = subprocess.run(
+            [sys.executable, script, *common, "--languages", codes, "--json"],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+        lines = child.stdout.strip().splitlines()
+        print("\n".join(lines[:-1]), flush=True)
+        if child.returncode != 0 or not lines:
+            raise SystemExit(f"the run with --languages {codes} failed ({child.returncode})")
+        runs[codes] = json.loads(lines[-1])
+    print("One run per --languages list, side by side (CPU: the Daphne processes together)")
+    print(
+        f"  {'languages':<16} {'commands/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'CPU %':>7} {'CPU ms/command':>15}"
+    )
+    for codes, result in runs.items():
+        cpu = sum(v for k, v in result["cpu_percent"].items() if k.startswith("daphne"))
+        per_command = result["cpu_ms_per_command"].get("daphne (all processes)")
+        print(
+            f"  {codes:<16} {result['commands_per_second']:>10} "
+            f"{result['latency_ms']['p50']!s:>8} {result['latency_ms']['p99']!s:>8} "
+            f"{cpu:>7.1f} {per_command!s:>15}"
+        )
+    comparison = {"languages": runs}
+    if args.json:
+        print(json.dumps(comparison, sort_keys=True))
+    return comparison
 
 
 if __name__ == "__main__":
