@@ -5,11 +5,15 @@ English outside the markers, and fails its page's test with the list of such tex
 What is read: every text node of an element that is rendered (an <option> when its <select>
 is), the aria-label, aria-description, title, placeholder and alt of rendered elements, the value
 of rendered buttons, an SVG's <title> and <desc>, and the document's title. Closed <details> are
-opened first: their content is read when opened. Names (the players', the computer players',
-each language's own in the switcher), table codes, web addresses, numbers, punctuation and
-symbols need no catalogue; nor does what a page marks as never translated: commands and file
-names in <code> or <samp>, and anything inside an element with translate="no" (HTML's own mark
-for it, which also keeps browsers' page translators away).
+opened first: their content is read when opened.
+
+Names (the players', the computer players', each language's own in the switcher), table codes,
+web addresses, numbers, punctuation and symbols need no catalogue; nor does a tile's letter (A to
+X, the rules' names of the tiles) inside a translated sentence ("⟦draws tile ⟧F"), while a letter
+standing alone is reported (a colour's letter on a figure is the English colour's initial); nor
+does what a page marks as never translated: commands and file names in <code> or <samp>, and
+anything inside an element with translate="no" (HTML's own mark for it, which also keeps
+browsers' page translators away).
 
 The pages: home; the lobby of a new table; an online table started with a computer player, one
 30 moves in, and the same on a phone; a game night's console while playing and when finished;
@@ -256,9 +260,13 @@ PHONE = {
 
 def offending(read: dict[str, Any], allowed: frozenset[str]) -> list[str]:
     """The texts of `read` that hold words no catalogue said, each once, with where they are."""
+    from game.engine.tiles import CATALOGUE
+
+    in_sentences = allowed | frozenset(CATALOGUE)
     found: dict[str, str] = {}
     for where, text in read["texts"]:
-        if unmarked(text, allowed) and text not in found:
+        names = in_sentences if OPEN in text else allowed
+        if unmarked(text, names) and text not in found:
             found[text] = where
     return [f"{where}: {text}" for text, where in found.items()]
 
