@@ -78,14 +78,17 @@ system-deps:
 # The translation catalogues (docs/languages.md): gathers every marked string of the Python code,
 # the templates and the pages' modules into locale/<language>/LC_MESSAGES/*.po, keeping what is
 # translated, then compiles them into the .mo files the server reads (committed, so that a server
-# needs no gettext tools). msgfmt and xgettext come from Debian's gettext (system-deps).
+# needs no gettext tools). msgfmt and xgettext come from Debian's gettext (system-deps). Every
+# language with a folder in locale/ is gathered and compiled: a new one needs only its folder
+# (docs/languages.md, "Adding a language"). tests/i18n/test_catalogues.py gathers with these
+# flags too, and fails when the committed catalogues are not what this target makes.
 MESSAGES_FLAGS := --all --no-location --no-obsolete --ignore=node_modules --ignore=staticfiles \
 	--ignore=.venv --ignore=tests --ignore=bench --ignore=deploy --ignore=docs
 
 messages: venv
 	$(BIN)/python manage.py makemessages $(MESSAGES_FLAGS)
 	$(BIN)/python manage.py makemessages -d djangojs $(MESSAGES_FLAGS)
-	$(BIN)/python manage.py compilemessages --locale de --locale cs --ignore=.venv --ignore=node_modules
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules --ignore=staticfiles
 
 # Runs tests/ plus the doctests in game/engine (see [tool.pytest.ini_options]).
 test: venv system-deps
