@@ -66,17 +66,29 @@ BRACE = re.compile(r"(?<!\{)\{(?P<name>[A-Za-z_]\w*|\d*)(?:![rsa])?(?::[^{}]*)?\
 
 
 def placeholders(text: str) -> Counter[str]:
-    """The placeholders of `text`, each as it is written (`%(name)s`, `%s`, `{name}`), counted:
-    a translation must keep every one of them, and add none."""
+    """The placeholders of `text`, each as it is written (`%(name)s`, `%s`, `{name}`): a
+    translation must keep every one of them, and add none. A named one counts once however often
+    it appears (a translation may say a name twice); one without a name counts each time, since
+    each takes the next value.
+
+    >>> sorted(placeholders("%(name)s and %(name)s: %s of %s, {count}, 100%%").items())
+    [('%(name)s', 1), ('%s', 2), ('{count}', 1)]
+    """
     found: Counter[str] = Counter()
     for match in PRINTF.finditer(text):
-        if match.group("kind") == "%":
+        name, kind = match.group("name"), match.group("kind")
+        if kind == "%":
             continue
-        name = match.group("name")
-        kind = match.group("kind")
-        found[f"%({name}){kind}" if name is not None else f"%{kind}"] += 1
+        if name is None:
+            found[f"%{kind}"] += 1
+        else:
+            found[f"%({name}){kind}"] = 1
     for match in BRACE.finditer(text):
-        found["{" + match.group("name") + "}"] += 1
+        name = match.group("name")
+        if name:
+            found["{" + name + "}"] = 1
+        else:
+            found["{}"] += 1
     return found
 
 

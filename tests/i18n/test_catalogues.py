@@ -93,7 +93,7 @@ def test_every_plural_has_all_its_forms(language: str, domain: str) -> None:
 
 @catalogue
 def test_translations_keep_the_placeholders(language: str, domain: str) -> None:
-    """Each `%(name)s` of the English appears in the translation, as often, and no other: a
+    """Each `%(name)s` of the English appears in the translation (once or more) and no other: a
     missing one drops a value (a player's name, a count), an unknown one fails the formatting.
 
     A plural entry's forms add none either, and all but the first keep every placeholder of the
