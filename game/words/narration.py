@@ -102,6 +102,8 @@ def narrate_event(
     if text is None:
         return None
     seat = event.get("seat")
+    if seat is None and isinstance(event.get("action"), Mapping):
+        seat = event["action"].get("seat")  # a lapsed entry: the seat that made it
     return {
         "kind": str(event["type"]),
         "text": text,
@@ -278,7 +280,7 @@ def _scoring(event: Event, name: str) -> str:
         kind = (where or {}).get("feature") if isinstance(where, Mapping) else None
         if at and kind in FEATURE_KINDS:
             return _SCORES_MESSAGE_AT[kind]() % values
-        values["action"] = _action_text(action).lower()
+        values["action"] = _action_text(action)
         return gettext("%(name)s scores %(points)s for the message (%(action)s)") % values
     if reason:
         values["reason"] = str(reason).replace("_", " ")
@@ -383,7 +385,7 @@ def _message_resolved(event: Event, names: Sequence[str], options: Options | Non
         if options is not None and message_text(options, MessageAction.EXTRA_TILE) != (
             message_text(None, MessageAction.EXTRA_TILE)
         ):
-            return gettext("%(name)s takes the action: an extra turn") % values
+            return gettext("%(name)s takes the action: play an extra turn") % values
         return gettext("%(name)s takes the action: one more tile") % values
     follower = event.get("follower")
     if isinstance(follower, Mapping) and follower:
@@ -659,7 +661,7 @@ def _lapsed(event: Event, names: Sequence[str]) -> str:
             values["how"] = points_words(2)
         else:
             kind = event.get("message_action", "")
-            values["how"] = _action_text(kind).lower()
+            values["how"] = _action_text(kind)
             if action.get("points") is not None:
                 values["how"] = gettext("%(action)s, %(points)s") % {
                     "action": values["how"],
@@ -677,7 +679,7 @@ def _undrawn(event: Event, names: Sequence[str]) -> str:
     ) % {
         "name": _name(names, event["seat"]),
         "message": event["message"],
-        "text": _action_text(event["action"]).lower(),
+        "text": _action_text(event["action"]),
     }
 
 
