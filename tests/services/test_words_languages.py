@@ -127,7 +127,9 @@ def test_the_views_words_in_german() -> None:
 @pytest.mark.django_db
 def test_an_update_is_worded_once_per_language() -> None:
     night = tabletop_night()
-    applied = submit_command(night["code"], ANN, 0, "a1", {"type": "score", "points": 5, "figure": "meeple"})
+    applied = submit_command(
+        night["code"], ANN, 0, "a1", {"type": "score", "points": 5, "figure": "meeple"}
+    )
     message = applied.message()
     assert set(message) == {"type", "texts", "finished"}
     assert set(message["texts"]) == {code for code, _ in settings.LANGUAGES}
