@@ -12,6 +12,7 @@ from django.utils import translation
 
 from game.engine.presets import resolve_options
 from game.services.commands import submit_command
+from game.web.forms import house_rules
 from game.words.decisions import figure_note, for_what
 from game.words.messages import message_rule, preset_name
 from game.words.narration import narrate
@@ -152,3 +153,10 @@ def test_an_update_is_worded_once_per_language() -> None:
     with translation.override("cs"):
         assert json.loads(applied.text())["lines"] == frames["cs"]["lines"]
     assert applied.text("xx") == message["texts"][settings.LANGUAGE_CODE]
+
+
+def test_house_rules_in_german_and_czech() -> None:
+    with translation.override("de"):
+        assert house_rules("c2-zmg", {"alone_rule": False}) == ["Allein auf dem dunklen Feld: Aus"]
+    with translation.override("cs"):
+        assert house_rules("c3", {"chain": True}) == ["Řetězení dopisů: Ano"]
