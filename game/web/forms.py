@@ -90,6 +90,8 @@ _CHOICES: Final[dict[str, list[tuple[str, Any]]]] = {
         ("on_landing", gettext_lazy("When a figure stops on one")),
         ("end_of_round", gettext_lazy("When the round ends there")),
     ],
+    # Translators: the values of the house rules "Chained messages" (Yes, No) and "Alone on the
+    # dark space" (On, Off).
     "chain": [("true", gettext_lazy("Yes")), ("false", gettext_lazy("No"))],
     "alone_rule": [("true", gettext_lazy("On")), ("false", gettext_lazy("Off"))],
     "extra_tile": [

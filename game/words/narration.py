@@ -250,6 +250,8 @@ def _points_scored(event: Event, names: Sequence[str]) -> str:
     """Who scores how many points for what, then where the figure lands (with the lap past
     50): two clauses, each a sentence of the catalogue."""
     scoring = _scoring(event, _name(names, event["seat"]))
+    # Translators: who scores what, then where their figure lands: "Ann scores 6 points for the
+    # city at (0, -2); the meeple lands on 10 (dark space)".
     line = gettext("%(scoring)s; %(landing)s") % {"scoring": scoring, "landing": _landing(event)}
     if event.get("reason") == "final":
         return gettext("Final scoring: %(line)s") % {"line": line}
@@ -720,11 +722,14 @@ def _name(names: Sequence[str], seat: int) -> str:
     beyond ``names`` is called by its number, counted from 1."""
     if 0 <= seat < len(names):
         return isolate(names[seat])
+    # Translators: a seat at the table that has no name, counted from 1.
     return gettext("Seat %(number)s") % {"number": seat + 1}
 
 
 def points_words(points: int) -> str:
     """A number of points with its noun: "1 point", "6 points" (each language's plural)."""
+    # Translators: points on the score track; also inserted into other sentences after a verb
+    # ("scores %(points)s") or a colon.
     return ngettext("%(count)s point", "%(count)s points", abs(points)) % {"count": points}
 
 
