@@ -1,5 +1,6 @@
-"""A table's story (``engine/story.py``) as served to the pages: JSON and CSV, each computed
-once per table version and kept in a small per-process cache (docs/protocol.md, "The story").
+"""A table's story (``engine/story.py``) as served to the pages: JSON and CSV, computed once per
+table version and kept in a small per-process cache without words (docs/protocol.md, "The
+story"); the drawn messages' names are added per request, in its language.
 
 The story is public: the same for every visitor, players, spectators and the projector alike.
 It tells scores, categories and drawn messages only, never the bag or the stack's order.
@@ -15,9 +16,12 @@ from typing import Any, Final
 
 from django.conf import settings
 
+from game.engine.messengers import MessageAction
+from game.engine.presets import resolve_options
 from game.engine.story import CATEGORIES, story
 from game.models import Table
 from game.store.tables import load_state
+from game.words.messages import message_text
 
 CSV_COLUMNS: Final = (
     "section",
@@ -75,14 +79,22 @@ CACHE = _Cache()
 
 
 def story_json(table: Table) -> dict[str, Any]:
-    """The story of a started table at its current version, with each seat's colour."""
+    """The story of a started table at its current version, with each seat's colour and each
+    drawn message's ``name`` in the active language (the cache keeps the story without words,
+    the same for every language)."""
     told = CACHE.get(table)
     if told is None:
         told = story(load_state(table)).to_json()
         told["code"] = table.code
         told["colours"] = [seat.colour for seat in table.seats.order_by("index")]
         CACHE.put(table, told)
-    return told
+    options = resolve_options(table.preset, table.overrides)
+    return told | {
+        "messages": [
+            message | {"name": message_text(options, MessageAction(message["action"]))}
+            for message in told["messages"]
+        ]
+    }
 
 
 def _cell(value: Any) -> Any:

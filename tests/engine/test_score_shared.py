@@ -11,7 +11,7 @@ import pytest
 from game.engine import commands as cmd
 from game.engine.errors import IllegalCommand, MalformedCommand, NotYourDecision, TurnOver
 from game.engine.record import export, replay
-from game.services.narration import narrate
+from game.words.narration import narrate
 from tests.scenario import Game
 
 
@@ -53,7 +53,7 @@ def test_each_sharing_seat_moves_its_own_figure_in_one_entry() -> None:
         (0, "meeple", "city"),
         (2, "messenger", "city"),
     ]
-    lines = narrate(g.events, ["Ann", "Bob", "Cy"])
+    lines = [line["text"] for line in narrate(g.events, ["Ann", "Bob", "Cy"])]
     assert "\u2068Ann\u2069 and \u2068Cy\u2069 share 4 points for a city" in lines
 
 
