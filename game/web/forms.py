@@ -14,6 +14,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import pgettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from game.engine.errors import OptionError
 from game.engine.presets import PRESET_NAMES, PRESETS, resolve_options
@@ -30,42 +34,65 @@ from game.services.lobby import (
     LobbyError,
     clean_player_name,
 )
+from game.words.refusals import engine_words
 
 _LABELS: Final = {
-    "message_set": ("Message tiles", "Which printing's numbering of the eight messages."),
-    "figure_choice": ("Figure choice", "When you choose which figure takes your points."),
-    "trigger": ("Drawing a message", "When a dark space earns a message."),
-    "chain": ("Chained messages", "Can a message's points earn another message?"),
-    "alone_rule": ("Alone on the dark space", "No message where another player's figure stands."),
-    "extra_tile": ("One more tile", "Place a tile at once, or take an extra turn afterwards."),
-    "score_and_return": ("Message 8", "Which followers 'score a meeple and return it' may take."),
-    "final_figure": ("Final figure", "Which figure carries your total at the end."),
-    "messages_per_round": ("Messages per round", "At most this many from one round of scoring."),
-    "messages_per_turn": ("Messages per turn", "A hard cap on messages in one turn."),
+    "message_set": (_l("Message tiles"), _l("Which printing's numbering of the eight messages.")),
+    "figure_choice": (_l("Figure choice"), _l("When you choose which figure takes your points.")),
+    "trigger": (_l("Drawing a message"), _l("When a dark space earns a message.")),
+    "chain": (_l("Chained messages"), _l("Can a message's points earn another message?")),
+    "alone_rule": (
+        _l("Alone on the dark space"),
+        _l("No message where another player's figure stands."),
+    ),
+    "extra_tile": (
+        _l("One more tile"),
+        _l("Place a tile at once, or take an extra turn afterwards."),
+    ),
+    "score_and_return": (
+        _l("Message 8"),
+        _l("Which followers 'score a meeple and return it' may take."),
+    ),
+    "final_figure": (_l("Final figure"), _l("Which figure carries your total at the end.")),
+    "messages_per_round": (
+        _l("Messages per round"),
+        _l("At most this many from one round of scoring."),
+    ),
+    "messages_per_turn": (_l("Messages per turn"), _l("A hard cap on messages in one turn.")),
 }
 
-_CHOICES: Final[dict[str, list[tuple[str, str]]]] = {
-    "message_set": [("c1", "1st edition"), ("c2", "2nd edition"), ("c3", "3rd edition")],
+_CHOICES: Final[dict[str, list[tuple[str, StrOrPromise]]]] = {
+    "message_set": [
+        ("c1", _l("1st edition")),
+        ("c2", _l("2nd edition")),
+        ("c3", _l("3rd edition")),
+    ],
     "figure_choice": [
-        ("per_scoring", "For each scoring"),
-        ("per_turn", "Once per turn"),
+        ("per_scoring", _l("For each scoring")),
+        ("per_turn", _l("Once per turn")),
     ],
     "trigger": [
-        ("on_landing", "When a figure stops on one"),
-        ("end_of_round", "When the round ends there"),
+        ("on_landing", _l("When a figure stops on one")),
+        ("end_of_round", _l("When the round ends there")),
     ],
-    "chain": [("true", "Yes"), ("false", "No")],
-    "alone_rule": [("true", "On"), ("false", "Off")],
-    "extra_tile": [("immediate", "Place a tile now"), ("extra_turn", "Extra turn")],
+    "chain": [
+        ("true", pgettext_lazy("house rule", "Yes")),
+        ("false", pgettext_lazy("house rule", "No")),
+    ],
+    "alone_rule": [
+        ("true", pgettext_lazy("house rule", "On")),
+        ("false", pgettext_lazy("house rule", "Off")),
+    ],
+    "extra_tile": [("immediate", _l("Place a tile now")), ("extra_turn", _l("Extra turn"))],
     "score_and_return": [
-        ("majority_only", "Only where you have the majority"),
-        ("any_meeple_score_if_majority", "Any follower; scores with the majority"),
-        ("any_meeple_score_always", "Any follower; always scores"),
-        ("majority_or_return_any", "Score your majority, or return any"),
+        ("majority_only", _l("Only where you have the majority")),
+        ("any_meeple_score_if_majority", _l("Any follower; scores with the majority")),
+        ("any_meeple_score_always", _l("Any follower; always scores")),
+        ("majority_or_return_any", _l("Score your majority, or return any")),
     ],
-    "final_figure": [("meeple", "The meeple"), ("player_choice", "Player's choice")],
-    "messages_per_round": [("1", "1"), ("2", "2 (one per figure)")],
-    "messages_per_turn": [("none", "No cap"), ("1", "1"), ("2", "2")],
+    "final_figure": [("meeple", _l("The meeple")), ("player_choice", _l("Player's choice"))],
+    "messages_per_round": [("1", "1"), ("2", _l("2 (one per figure)"))],
+    "messages_per_turn": [("none", _l("No cap")), ("1", "1"), ("2", "2")],
 }
 
 
@@ -115,7 +142,11 @@ def _refusal(name: str, text: str) -> str:
     messages per turn that the engine would take but the form does not offer)."""
     shown = text if len(text) <= _QUOTED else text[:_QUOTED] + "…"
     offered = ", ".join(value for value, _ in _CHOICES[name])
-    mine = f"House rules: option {name} must be one of {offered}, not {shown!r}"
+    mine = _("House rules: %(rule)s must be one of %(offered)s, not %(value)s.") % {
+        "rule": _LABELS[name][0],
+        "offered": offered,
+        "value": repr(shown),
+    }
     guess: Any = shown
     if name in _NUMBERS and text.isascii() and text.isdigit():
         if len(text) > _QUOTED:
@@ -124,7 +155,7 @@ def _refusal(name: str, text: str) -> str:
     try:
         resolve_options(next(iter(PRESETS)), {name: guess})
     except OptionError as error:
-        return f"House rules: {error}"
+        return _("House rules: %(reason)s") % {"reason": engine_words(error)}
     return mine
 
 
@@ -136,7 +167,7 @@ class HouseRuleField(forms.TypedChoiceField):
         self.option = name
         values = {text: _option_value(name, text) for text, _ in _CHOICES[name]}
         super().__init__(
-            choices=[("", "As the edition says"), *_CHOICES[name]],
+            choices=[("", _l("As the edition says")), *_CHOICES[name]],
             coerce=values.__getitem__,
             required=False,
             empty_value=_AS_EDITION,
@@ -148,7 +179,7 @@ class HouseRuleField(forms.TypedChoiceField):
         super().validate(value)
 
 
-def _refused(message: str) -> dict[str, str]:
+def _refused(message: StrOrPromise) -> dict[str, StrOrPromise]:
     """The error messages of a choice field that says ``message`` whether the field is missing,
     empty or not one of its choices."""
     return {"required": message, "invalid_choice": message}
