@@ -165,7 +165,7 @@ def _parse_value(name: str, value: Any) -> Any:
                 "option_value",
                 option=name,
                 allowed=allowed,
-                value=repr(value)[:40],
+                value=repr(value),
             )
         return enum(value)
     if name in _BOOL_OPTIONS:
@@ -175,7 +175,7 @@ def _parse_value(name: str, value: Any) -> Any:
                 "option_value",
                 option=name,
                 allowed=["true", "false"],
-                value=repr(value)[:40],
+                value=repr(value),
             )
         return value
     if name == "messages_per_round":
@@ -185,7 +185,7 @@ def _parse_value(name: str, value: Any) -> Any:
                 "option_value",
                 option=name,
                 allowed=["1", "2"],
-                value=repr(value)[:40],
+                value=repr(value),
             )
         return value
     if name == "messages_per_turn":
@@ -196,7 +196,7 @@ def _parse_value(name: str, value: Any) -> Any:
                 f"option messages_per_turn must be a positive whole number or none, not {value!r}",
                 "option_messages_per_turn",
                 option=name,
-                value=repr(value)[:40],
+                value=repr(value),
             )
         return value
     raise OptionError(

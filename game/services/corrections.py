@@ -180,7 +180,7 @@ def entry_preview(
     if isinstance(parsed, Score):
         named = command.get("seat")
         if named is not None and (not isinstance(named, int) or isinstance(named, bool)):
-            raise CommandRefused("malformed", _("'seat' must be a seat number"), table.version)
+            raise CommandRefused("malformed", _("'seat' must be a seat number."), table.version)
         acting = acting_seat(state, table, sender, named, parsed)
         seats = [acting]
     else:

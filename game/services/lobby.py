@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils.text import format_lazy
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -80,9 +80,12 @@ DEFAULT_SEATS: Final = 4
 
 EDITION_REFUSED: Final = gettext_lazy("Please choose one of the four editions.")
 MODE_REFUSED: Final = gettext_lazy("Please choose whether to play on the board or at a game night.")
-SEATS_REFUSED: Final = format_lazy(
-    gettext_lazy("A table has %(least)s to %(most)s seats."), least=MIN_PLAYERS, most=MAX_PLAYERS
-)
+SEATS_REFUSED: Final = lazy(
+    lambda: (
+        _("A table has %(least)s to %(most)s seats.") % {"least": MIN_PLAYERS, "most": MAX_PLAYERS}
+    ),
+    str,
+)()
 COLOUR_REFUSED: Final = gettext_lazy("Please choose a colour.")
 """What a person is told about a field of the create or join form; the forms
 (game/web/forms.py) check the same fields first, in the same words."""
@@ -155,7 +158,7 @@ def create_table(
     try:
         resolve_options(preset, overrides or {})
     except EngineError as error:
-        raise LobbyError(_("House rules: %(reason)s") % {"reason": engine_words(error)}) from None
+        raise LobbyError(engine_words(error)) from None
     if mode not in MODES:
         raise LobbyError(str(MODE_REFUSED))
     if not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:

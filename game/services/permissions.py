@@ -78,7 +78,7 @@ def acting_seat(
             return sender.seat
         return default_seat(state, table, command)
     if not isinstance(as_seat, int) or isinstance(as_seat, bool):
-        raise CommandRefused("malformed", _("'seat' must be a seat number"), table.version)
+        raise CommandRefused("malformed", _("'seat' must be a seat number."), table.version)
     if state.mode is not Mode.TABLETOP or not sender.host:
         raise CommandRefused(
             "not_host", _("Only the host of a tabletop game enters for other seats."), table.version

@@ -47,7 +47,7 @@ def set_preference(
                     "not_host", _("Only the host of a tabletop game sets other seats' figures.")
                 )
             if not isinstance(as_seat, int) or isinstance(as_seat, bool):
-                raise CommandRefused("malformed", _("'seat' must be a seat number"))
+                raise CommandRefused("malformed", _("'seat' must be a seat number."))
             if not Seat.objects.filter(table_id=table.id, index=as_seat).exists():
                 raise CommandRefused(
                     "malformed", _("There is no seat %(number)s.") % {"number": as_seat + 1}

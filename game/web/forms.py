@@ -15,8 +15,7 @@ from typing import Any, Final
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from game.engine.errors import OptionError
@@ -37,43 +36,61 @@ from game.services.lobby import (
 from game.words.refusals import engine_words
 
 _LABELS: Final = {
-    "message_set": (_l("Message tiles"), _l("Which printing's numbering of the eight messages.")),
-    "figure_choice": (_l("Figure choice"), _l("When you choose which figure takes your points.")),
-    "trigger": (_l("Drawing a message"), _l("When a dark space earns a message.")),
-    "chain": (_l("Chained messages"), _l("Can a message's points earn another message?")),
+    "message_set": (
+        gettext_lazy("Message tiles"),
+        gettext_lazy("Which printing's numbering of the eight messages."),
+    ),
+    "figure_choice": (
+        gettext_lazy("Figure choice"),
+        gettext_lazy("When you choose which figure takes your points."),
+    ),
+    "trigger": (
+        gettext_lazy("Drawing a message"),
+        gettext_lazy("When a dark space earns a message."),
+    ),
+    "chain": (
+        gettext_lazy("Chained messages"),
+        gettext_lazy("Can a message's points earn another message?"),
+    ),
     "alone_rule": (
-        _l("Alone on the dark space"),
-        _l("No message where another player's figure stands."),
+        gettext_lazy("Alone on the dark space"),
+        gettext_lazy("No message where another player's figure stands."),
     ),
     "extra_tile": (
-        _l("One more tile"),
-        _l("Place a tile at once, or take an extra turn afterwards."),
+        gettext_lazy("One more tile"),
+        gettext_lazy("Place a tile at once, or take an extra turn afterwards."),
     ),
     "score_and_return": (
-        _l("Message 8"),
-        _l("Which followers 'score a meeple and return it' may take."),
+        gettext_lazy("Message 8"),
+        gettext_lazy("Which followers 'score a meeple and return it' may take."),
     ),
-    "final_figure": (_l("Final figure"), _l("Which figure carries your total at the end.")),
+    "final_figure": (
+        gettext_lazy("Final figure"),
+        gettext_lazy("Which figure carries your total at the end."),
+    ),
     "messages_per_round": (
-        _l("Messages per round"),
-        _l("At most this many from one round of scoring."),
+        gettext_lazy("Messages per round"),
+        gettext_lazy("At most this many from one round of scoring."),
     ),
-    "messages_per_turn": (_l("Messages per turn"), _l("A hard cap on messages in one turn.")),
+    "messages_per_turn": (
+        gettext_lazy("Messages per turn"),
+        gettext_lazy("A hard cap on messages in one turn."),
+    ),
 }
 
 _CHOICES: Final[dict[str, list[tuple[str, StrOrPromise]]]] = {
     "message_set": [
-        ("c1", _l("1st edition")),
-        ("c2", _l("2nd edition")),
-        ("c3", _l("3rd edition")),
+        ("c1", gettext_lazy("1st edition")),
+        ("c2", gettext_lazy("2nd edition")),
+        ("c3", gettext_lazy("3rd edition")),
     ],
     "figure_choice": [
-        ("per_scoring", _l("For each scoring")),
-        ("per_turn", _l("Once per turn")),
+        ("per_scoring", gettext_lazy("For each scoring")),
+        ("per_turn", gettext_lazy("Once per turn")),
     ],
     "trigger": [
-        ("on_landing", _l("When a figure stops on one")),
-        ("end_of_round", _l("When the round ends there")),
+        ("on_landing", gettext_lazy("When a figure stops on one")),
+        ("end_of_round", gettext_lazy("When the round ends there")),
     ],
     "chain": [
         ("true", pgettext_lazy("house rule", "Yes")),
@@ -83,16 +100,22 @@ _CHOICES: Final[dict[str, list[tuple[str, StrOrPromise]]]] = {
         ("true", pgettext_lazy("house rule", "On")),
         ("false", pgettext_lazy("house rule", "Off")),
     ],
-    "extra_tile": [("immediate", _l("Place a tile now")), ("extra_turn", _l("Extra turn"))],
-    "score_and_return": [
-        ("majority_only", _l("Only where you have the majority")),
-        ("any_meeple_score_if_majority", _l("Any follower; scores with the majority")),
-        ("any_meeple_score_always", _l("Any follower; always scores")),
-        ("majority_or_return_any", _l("Score your majority, or return any")),
+    "extra_tile": [
+        ("immediate", gettext_lazy("Place a tile now")),
+        ("extra_turn", gettext_lazy("Extra turn")),
     ],
-    "final_figure": [("meeple", _l("The meeple")), ("player_choice", _l("Player's choice"))],
-    "messages_per_round": [("1", "1"), ("2", _l("2 (one per figure)"))],
-    "messages_per_turn": [("none", _l("No cap")), ("1", "1"), ("2", "2")],
+    "score_and_return": [
+        ("majority_only", gettext_lazy("Only where you have the majority")),
+        ("any_meeple_score_if_majority", gettext_lazy("Any follower; scores with the majority")),
+        ("any_meeple_score_always", gettext_lazy("Any follower; always scores")),
+        ("majority_or_return_any", gettext_lazy("Score your majority, or return any")),
+    ],
+    "final_figure": [
+        ("meeple", gettext_lazy("The meeple")),
+        ("player_choice", gettext_lazy("Player's choice")),
+    ],
+    "messages_per_round": [("1", "1"), ("2", gettext_lazy("2 (one per figure)"))],
+    "messages_per_turn": [("none", gettext_lazy("No cap")), ("1", "1"), ("2", "2")],
 }
 
 
@@ -142,9 +165,9 @@ def _refusal(name: str, text: str) -> str:
     messages per turn that the engine would take but the form does not offer)."""
     shown = text if len(text) <= _QUOTED else text[:_QUOTED] + "…"
     offered = ", ".join(value for value, _ in _CHOICES[name])
-    mine = _("House rules: %(rule)s must be one of %(offered)s, not %(value)s.") % {
-        "rule": _LABELS[name][0],
-        "offered": offered,
+    mine = _("The house rule %(option)s must be one of %(allowed)s, not %(value)s.") % {
+        "option": name,
+        "allowed": offered,
         "value": repr(shown),
     }
     guess: Any = shown
@@ -155,7 +178,7 @@ def _refusal(name: str, text: str) -> str:
     try:
         resolve_options(next(iter(PRESETS)), {name: guess})
     except OptionError as error:
-        return _("House rules: %(reason)s") % {"reason": engine_words(error)}
+        return engine_words(error)
     return mine
 
 
@@ -167,7 +190,7 @@ class HouseRuleField(forms.TypedChoiceField):
         self.option = name
         values = {text: _option_value(name, text) for text, _ in _CHOICES[name]}
         super().__init__(
-            choices=[("", _l("As the edition says")), *_CHOICES[name]],
+            choices=[("", gettext_lazy("As the edition says")), *_CHOICES[name]],
             coerce=values.__getitem__,
             required=False,
             empty_value=_AS_EDITION,

@@ -101,7 +101,7 @@ def test_a_late_entry_while_a_figure_is_being_chosen_waits() -> None:
     assert error.code == "stale"
     assert error.message.startswith(f"Meanwhile 4 points were entered for {isolated('Cleo')}")
     # Whose decision it is comes before what it waits for (protocol.md, not_your_turn).
-    assert "yours were not counted (it is Cleo's decision, not Dan's)" in error.message
+    assert "yours were not counted: It is Cleo's decision, not Dan's." in error.message
 
 
 @override_settings(TABLETOP_ENTRIES_PER_TURN=2)

@@ -164,9 +164,7 @@ def test_a_wrapped_reason_is_worded_inside() -> None:
     assert error.params["reason"].code == "not_your_decision"
     with translation.override("cs"):
         worded = engine_words(error)
-    assert worded == (
-        "Akce 0 záznamu (place_tile) byla odmítnuta: Teď rozhoduje Ann, ne Bob."
-    )
+    assert worded == ("Akce 0 záznamu (place_tile) byla odmítnuta: Teď rozhoduje Ann, ne Bob.")
 
 
 def test_an_engine_error_in_czech_and_german() -> None:
