@@ -9,17 +9,26 @@ threads they call the services in, word a refusal in it. The ``code`` (and the e
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import override_settings
+from django.utils import translation
 
 from messengers.asgi import application
 from tests.live.test_consumers import command, first_placement, started_table
 from tests.live.test_guard import closed_by_guard, finished
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    """A request leaves its language active in the test's thread: back to the default after."""
+    yield
+    translation.deactivate()
 
 
 async def open_socket(

@@ -3,6 +3,8 @@ cookie the switcher sets (docs/languages.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.test import Client
 from django.utils import translation
@@ -11,6 +13,14 @@ from game.models import Table
 from game.web.forms import house_rules
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    """A request leaves its language active in the test's thread: back to the default after."""
+    yield
+    translation.deactivate()
+
 
 FORM = {"preset": "c2-hig", "mode": "board", "seats": "2", "name": "Ann", "colour": "blue"}
 
