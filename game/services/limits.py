@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from django.conf import settings
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game.engine import commands as cmd
 from game.engine.agenda import (
@@ -56,17 +56,23 @@ def check(state: GameState, table_id: int, version: int, command: cmd.Command) -
         if _between_turns(state):
             if not isinstance(command, cmd.EndGame):
                 raise LimitReached(
-                    _(
+                    ngettext(
+                        "This game has %(count)s entry, the most a game may have (%(most)s);"
+                        " the host can only end it now.",
                         "This game has %(count)s entries, the most a game may have"
-                        " (%(most)s); the host can only end it now."
+                        " (%(most)s); the host can only end it now.",
+                        version,
                     )
                     % {"count": version, "most": settings.GAME_MAX_ENTRIES}
                 )
         elif not isinstance(command, _FORWARD):
             raise LimitReached(
-                _(
+                ngettext(
+                    "This game has %(count)s entry, the most a game may have (%(most)s);"
+                    " finish this turn, then the host ends the game.",
                     "This game has %(count)s entries, the most a game may have (%(most)s);"
-                    " finish this turn, then the host ends the game."
+                    " finish this turn, then the host ends the game.",
+                    version,
                 )
                 % {"count": version, "most": settings.GAME_MAX_ENTRIES}
             )
@@ -75,14 +81,20 @@ def check(state: GameState, table_id: int, version: int, command: cmd.Command) -
     limit = settings.TABLETOP_ENTRIES_PER_TURN
     if LogEntry.objects.filter(table_id=table_id, turn=turn_key(state)).count() >= limit:
         if ending:
-            text = _(
+            text = ngettext(
+                "This turn already has %(count)s entry, the most one turn may have; finish the"
+                " game.",
                 "This turn already has %(count)s entries, the most one turn may have; finish"
-                " the game."
+                " the game.",
+                limit,
             )
         else:
-            text = _(
+            text = ngettext(
+                "This turn already has %(count)s entry, the most one turn may have; end the"
+                " turn to go on.",
                 "This turn already has %(count)s entries, the most one turn may have; end the"
-                " turn to go on."
+                " turn to go on.",
+                limit,
             )
         raise LimitReached(text % {"count": limit})
 
