@@ -21,6 +21,18 @@ class EngineError(ValueError):
         self.code = code
         self.params: dict[str, Any] = params
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled whole (a computer player thinks in another process): the message, the code,
+        # the params and any attribute of a subclass, without calling ``__init__`` again.
+        return (_rebuilt, (type(self), str(self), dict(self.__dict__)))
+
+
+def _rebuilt(kind: type[EngineError], message: str, attributes: dict[str, Any]) -> EngineError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, message)
+    error.__dict__.update(attributes)
+    return error
+
 
 class OptionError(EngineError):
     """An unknown preset, an unknown option, or a value the option does not allow."""

@@ -8,6 +8,7 @@ reads in English, German and Czech with the parameters its raise sites give.
 from __future__ import annotations
 
 import ast
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,18 @@ def test_an_engine_error_in_czech_and_german() -> None:
     plural = IllegalCommand("x", "too_many_tiles", tile="D", count=5)
     with translation.override("cs"):
         assert engine_words(plural) == "Hra má jen 5 kartiček D."
+
+
+def test_an_engine_error_survives_a_trip_to_another_process() -> None:
+    """A computer player thinks in another process: its errors come back pickled."""
+    error = errors.RecordError(
+        "r", "record_action", index=3, kind="score", reason=SAMPLES["reason"]
+    )
+    back = pickle.loads(pickle.dumps(error))
+    assert (type(back), str(back), back.code, back.index) == (
+        errors.RecordError,
+        "r",
+        "record_action",
+        3,
+    )
+    assert english(back) == english(error)
