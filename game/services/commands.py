@@ -30,6 +30,7 @@ from game.engine.state import GameState, Mode, effective
 from game.models import LogEntry, Seat, Table
 from game.services import limits
 from game.services.corrections import correct_entry
+from game.services.names import isolate
 from game.services.permissions import (
     Sender,
     acting_seat,
@@ -177,7 +178,7 @@ def _check_concurrent(
     except EngineError as error:
         raise CommandRefused(
             "stale",
-            stale_words(meanwhile, counted=False, reason=error),
+            stale_words(meanwhile, counted=False, reason=error, shown=isolate),
             table.version,
             None,
             error.code,

@@ -56,9 +56,10 @@ class CommandRefused(Exception):
 
     @classmethod
     def engine(cls, code: str, error: EngineError, version: int | None = None) -> CommandRefused:
-        """A refusal for an engine error, in the reader's words."""
+        """A refusal for an engine error, in the reader's words (names isolated, as in every
+        message that quotes one)."""
         field = error.field if isinstance(error, MalformedCommand) else None
-        return cls(code, words.engine_words(error), version, field, error.code)
+        return cls(code, words.engine_words(error, isolate), version, field, error.code)
 
 
 def parse_or_refuse(command: object, *, with_seat: bool) -> Command:
@@ -137,7 +138,7 @@ def turn_over_words(state: GameState, table: TableHead, command: Command, error:
     elif command.turn == state.turn and limits.turn_key(state) != limits.ENDING_TURN:
         seat = state.active
     if seat is None or not 0 <= seat < len(state.players):
-        return words.engine_words(error)
+        return words.engine_words(error, isolate)
     return words.turn_over_words(
         isolate(state.players[seat].name),
         isolate(state.players[state.active].name),

@@ -23,12 +23,26 @@ from game.engine.errors import EngineError
 Params = Mapping[str, Any]
 
 
-def engine_words(error: EngineError) -> str:
-    """``error`` in the active language: one sentence (or two) a player reads."""
+NAMES: Final = frozenset({"name", "sender"})
+"""The parameters that hold a player's name."""
+
+
+def engine_words(error: EngineError, shown: Callable[[str], str] | None = None) -> str:
+    """``error`` in the active language: one sentence (or two) a player reads. ``shown``: how a
+    player's name is written into it (the services isolate names, docs/protocol.md)."""
     wording = WORDINGS.get(error.code)
-    if wording is None:  # a code without words is a bug (tests/words/test_refusals.py)
+    if wording is None:  # a code without words is a bug (tests/services/test_refusal_words.py)
         return str(error)
-    return wording(error.params)
+    params = error.params
+    if shown is not None:
+        params = {
+            key: shown(value) if key in NAMES and isinstance(value, str) else value
+            for key, value in params.items()
+        }
+        reason = params.get("reason")
+        if isinstance(reason, EngineError):
+            params["reason"] = engine_words(reason, shown)
+    return wording(params)
 
 
 def _quoted(keys: Sequence[object]) -> str:
@@ -419,7 +433,13 @@ def entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
     return done % seat
 
 
-def stale_words(meanwhile: str, *, counted: bool, reason: EngineError | None = None) -> str:
+def stale_words(
+    meanwhile: str,
+    *,
+    counted: bool,
+    reason: EngineError | None = None,
+    shown: Callable[[str], str] | None = None,
+) -> str:
     """A refused command made against an older version: what happened meanwhile, and whether
     the sender decides again (``counted``: False for entries of points that did not count)."""
     if counted:
@@ -428,7 +448,7 @@ def stale_words(meanwhile: str, *, counted: bool, reason: EngineError | None = N
         return _("Meanwhile %(meanwhile)s; yours were not counted.") % {"meanwhile": meanwhile}
     return _("Meanwhile %(meanwhile)s; yours were not counted: %(reason)s") % {
         "meanwhile": meanwhile,
-        "reason": engine_words(reason),
+        "reason": engine_words(reason, shown),
     }
 
 

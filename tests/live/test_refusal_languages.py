@@ -73,8 +73,8 @@ async def test_a_refusal_reads_in_each_readers_language() -> None:
         )
         said[name] = error["message"]
     assert said == {
-        "Bob": "Ann entscheidet gerade, nicht Bob.",
-        "Dan": "Teď rozhoduje Ann, ne Dan.",
+        "Bob": "\u2068Ann\u2069 entscheidet gerade, nicht \u2068Bob\u2069.",
+        "Dan": "Teď rozhoduje \u2068Ann\u2069, ne \u2068Dan\u2069.",
     }
     # A frame the consumer refuses before any service: the same languages.
     for socket in (ann, bob, dan):

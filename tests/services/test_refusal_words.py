@@ -192,3 +192,13 @@ def test_an_engine_error_survives_a_trip_to_another_process() -> None:
         3,
     )
     assert english(back) == english(error)
+
+
+def test_names_are_shown_as_the_caller_asks_also_inside_a_wrapped_reason() -> None:
+    inner = NotYourDecision("x", "not_your_decision", name="Ann", sender="Bob")
+    error = IllegalCommand("y", "correction_refused", reason=inner)
+    with translation.override("en"):
+        worded = engine_words(error, lambda name: f"[{name}]")
+    assert worded == (
+        "The corrected entry would not be accepted there: It is [Ann]'s decision, not [Bob]'s."
+    )
