@@ -146,14 +146,23 @@ class Board:
         """The segment on the tile at (x, y) that a record names as ``kind`` at ``at``."""
         tile = self.tiles.get((x, y))
         if tile is None:
-            raise IllegalCommand(f"there is no tile at ({x}, {y})")
+            raise IllegalCommand(f"there is no tile at ({x}, {y})", "no_tile", x=x, y=y)
         if kind == FeatureKind.MONASTERY:
             if tile.monastery is None:
-                raise IllegalCommand(f"the tile at ({x}, {y}) has no monastery")
+                raise IllegalCommand(
+                    f"the tile at ({x}, {y}) has no monastery", "no_monastery", x=x, y=y
+                )
             return (x, y, tile.monastery)
         index = tile.feature_at.get(at or "")
         if index is None or tile.features[index].kind != kind:
-            raise IllegalCommand(f"the tile at ({x}, {y}) has no {kind} at {at!r}")
+            raise IllegalCommand(
+                f"the tile at ({x}, {y}) has no {kind} at {at!r}",
+                "no_feature",
+                x=x,
+                y=y,
+                feature=str(kind),
+                at=at,
+            )
         return (x, y, index)
 
     def describe(self, segment: Segment) -> Place:
@@ -176,15 +185,27 @@ class Board:
         """Place a tile; raise ``IllegalCommand`` if it does not fit there."""
         pattern = self.open_cells.get((x, y))
         if pattern is None:
-            raise IllegalCommand(f"({x}, {y}) is not an empty cell next to the tiles on the board")
+            raise IllegalCommand(
+                f"({x}, {y}) is not an empty cell next to the tiles on the board",
+                "not_open_cell",
+                x=x,
+                y=y,
+            )
         if rotation not in FITTING_ROTATIONS[letter][pattern]:
-            raise IllegalCommand(f"tile {letter} turned {rotation} does not fit at ({x}, {y})")
+            raise IllegalCommand(
+                f"tile {letter} turned {rotation} does not fit at ({x}, {y})",
+                "does_not_fit",
+                tile=letter,
+                rotation=rotation,
+                x=x,
+                y=y,
+            )
         return _Placement(self, ORIENTED[letter][rotation], x, y).run()
 
     def with_follower(self, seat: int, segment: Segment) -> Board:
         feature = self.feature_at(segment)
         if feature.followers:
-            raise IllegalCommand("a follower already stands on that feature")
+            raise IllegalCommand("a follower already stands on that feature", "feature_occupied")
         features = _copy(self.features)
         followers = (*feature.followers, Follower(seat, segment))
         features[feature.id] = _replace_followers(feature, followers)

@@ -49,20 +49,38 @@ def _field_names(cls: type[Command]) -> tuple[str, ...]:
     return names
 
 
-def _whole(name: str, value: object, *, optional: bool = False) -> None:
+def _whole(name: str, value: object, *, optional: bool = False, share: bool = False) -> None:
+    """``share``: the key is one of a share's (``score_shared``), not the command's own."""
     if value is None and optional:
         return
     if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedCommand(f"{name!r} must be a whole number")
+        where = "share " if share else ""
+        raise MalformedCommand(
+            f"{where}{name!r} must be a whole number", "not_whole", key=name, share=share
+        )
 
 
-def _one_of(name: str, value: object, allowed: frozenset[str], *, optional: bool = False) -> None:
+def _one_of(
+    name: str,
+    value: object,
+    allowed: frozenset[str],
+    *,
+    optional: bool = False,
+    share: bool = False,
+) -> None:
     """Check a string option; the type first, so a list or an object from a client is refused as
     malformed rather than failing the set lookup with ``TypeError``."""
     if value is None and optional:
         return
     if not isinstance(value, str) or value not in allowed:
-        raise MalformedCommand(f"{name!r} must be one of {', '.join(sorted(allowed))}")
+        where = "share " if share else ""
+        raise MalformedCommand(
+            f"{where}{name!r} must be one of {', '.join(sorted(allowed))}",
+            "not_one_of",
+            key=name,
+            allowed=sorted(allowed),
+            share=share,
+        )
 
 
 _FEATURES: Final = frozenset(kind.value for kind in FeatureKind)
@@ -75,11 +93,11 @@ def _feature_at(feature: object, at: object, *, optional: bool) -> None:
     _one_of("feature", feature, _FEATURES, optional=optional)
     if feature == FeatureKind.MONASTERY.value:
         if at is not None:
-            raise MalformedCommand("a monastery is named without 'at'")
+            raise MalformedCommand("a monastery is named without 'at'", "monastery_at", key="at")
     elif feature is not None:
         _one_of("at", at, _LOCATIONS)
     elif at is not None:
-        raise MalformedCommand("'at' needs a 'feature'")
+        raise MalformedCommand("'at' needs a 'feature'", "at_without_feature", key="at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +115,9 @@ class PlaceTile(Command):
             or isinstance(self.rotation, bool)
             or self.rotation not in ROTATIONS
         ):
-            raise MalformedCommand("'rotation' must be 0, 90, 180 or 270")
+            raise MalformedCommand(
+                "'rotation' must be 0, 90, 180 or 270", "bad_rotation", key="rotation"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +166,15 @@ class ResolveMessage(Command):
         _feature_at(self.feature, self.at, optional=True)
         _whole("points", self.points, optional=True)
         if self.points is not None and not 0 <= self.points <= MAX_ENTERED_POINTS:
-            raise MalformedCommand(f"'points' must be between 0 and {MAX_ENTERED_POINTS}")
+            raise MalformedCommand(
+                f"'points' must be between 0 and {MAX_ENTERED_POINTS}",
+                "points_range",
+                key="points",
+                least=0,
+                most=MAX_ENTERED_POINTS,
+            )
         if not isinstance(self.score, bool):
-            raise MalformedCommand("'score' must be true or false")
+            raise MalformedCommand("'score' must be true or false", "not_boolean", key="score")
 
     @property
     def names_a_follower(self) -> bool:
@@ -168,7 +194,13 @@ class Score(Command):
     def __post_init__(self) -> None:
         _whole("points", self.points)
         if not 1 <= self.points <= MAX_ENTERED_POINTS:
-            raise MalformedCommand(f"'points' must be between 1 and {MAX_ENTERED_POINTS}")
+            raise MalformedCommand(
+                f"'points' must be between 1 and {MAX_ENTERED_POINTS}",
+                "points_range",
+                key="points",
+                least=1,
+                most=MAX_ENTERED_POINTS,
+            )
         _one_of("figure", self.figure, _FIGURES, optional=True)
         _one_of("category", self.category, _FEATURES, optional=True)
 
@@ -200,7 +232,13 @@ class ScoreShared(Command):
     def __post_init__(self) -> None:
         _whole("points", self.points)
         if not 1 <= self.points <= MAX_ENTERED_POINTS:
-            raise MalformedCommand(f"'points' must be between 1 and {MAX_ENTERED_POINTS}")
+            raise MalformedCommand(
+                f"'points' must be between 1 and {MAX_ENTERED_POINTS}",
+                "points_range",
+                key="points",
+                least=1,
+                most=MAX_ENTERED_POINTS,
+            )
         _one_of("category", self.category, _FEATURES, optional=True)
         object.__setattr__(self, "shares", _read_shares(self.shares))
 
@@ -231,19 +269,32 @@ def _read_shares(shares: object) -> tuple[Share, ...]:
     elif isinstance(shares, list) and all(isinstance(share, Mapping) for share in shares):
         items = shares
     else:
-        raise MalformedCommand("'shares' must be a list of objects with a 'seat'")
+        raise MalformedCommand(
+            "'shares' must be a list of objects with a 'seat'", "shares_not_list", key="shares"
+        )
     if not MIN_SHARES <= len(items) <= MAX_SHARES:
-        raise MalformedCommand(f"'shares' must name {MIN_SHARES} to {MAX_SHARES} seats")
+        raise MalformedCommand(
+            f"'shares' must name {MIN_SHARES} to {MAX_SHARES} seats",
+            "shares_count",
+            key="shares",
+            least=MIN_SHARES,
+            most=MAX_SHARES,
+        )
     read = []
     for item in items:
         unknown = sorted(set(item) - {"seat", "figure"})
         if unknown:
-            raise MalformedCommand(f"a share takes no {', '.join(repr(key) for key in unknown)}")
-        _whole("share 'seat'", item.get("seat"))
-        _one_of("share 'figure'", item.get("figure"), _FIGURES, optional=True)
+            raise MalformedCommand(
+                f"a share takes no {', '.join(repr(key) for key in unknown)}",
+                "share_unknown_key",
+                key="shares",
+                keys=[str(key) for key in unknown],
+            )
+        _whole("seat", item.get("seat"), share=True)
+        _one_of("figure", item.get("figure"), _FIGURES, optional=True, share=True)
         read.append(Share(item["seat"], item.get("figure")))
     if len({share.seat for share in read}) != len(read):
-        raise MalformedCommand("'shares' names a seat twice")
+        raise MalformedCommand("'shares' names a seat twice", "shares_seat_twice", key="shares")
     return tuple(read)
 
 
@@ -258,7 +309,7 @@ class EndTurn(Command):
     def __post_init__(self) -> None:
         _whole("turn", self.turn, optional=True)
         if self.turn is not None and self.turn < 1:
-            raise MalformedCommand("'turn' must be 1 or more")
+            raise MalformedCommand("'turn' must be 1 or more", "turn_too_small", key="turn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,11 +343,16 @@ class Adjust(Command):
     def __post_init__(self) -> None:
         _whole("points", self.points)
         if not self.points:
-            raise MalformedCommand("an adjustment of 0 points changes nothing")
+            raise MalformedCommand(
+                "an adjustment of 0 points changes nothing", "adjust_zero", key="points"
+            )
         if abs(self.points) > MAX_ENTERED_POINTS:
             raise MalformedCommand(
                 f"'points' of an adjustment must be between -{MAX_ENTERED_POINTS}"
-                f" and {MAX_ENTERED_POINTS}"
+                f" and {MAX_ENTERED_POINTS}",
+                "adjust_range",
+                key="points",
+                most=MAX_ENTERED_POINTS,
             )
         _one_of("figure", self.figure, _FIGURES)
 
@@ -320,19 +376,33 @@ class Correct(Command):
     def __post_init__(self) -> None:
         _whole("entry", self.entry)
         if self.entry < 0:
-            raise MalformedCommand("'entry' must be the index of an entry of the log")
+            raise MalformedCommand(
+                "'entry' must be the index of an entry of the log", "entry_not_index", key="entry"
+            )
         if self.replacement is None:
             return
         if not isinstance(self.replacement, Mapping):
-            raise MalformedCommand("'replacement' must be an action, or null to delete the entry")
+            raise MalformedCommand(
+                "'replacement' must be an action, or null to delete the entry",
+                "replacement_not_action",
+                key="replacement",
+            )
         kind = self.replacement.get("type")
         if kind not in CORRECTABLE:
             raise MalformedCommand(
-                f"a replacement is one of {', '.join(sorted(CORRECTABLE))}, not {kind!r}"
+                f"a replacement is one of {', '.join(sorted(CORRECTABLE))}, not {kind!r}",
+                "replacement_type",
+                key="replacement",
+                allowed=sorted(CORRECTABLE),
+                kind=str(kind)[:40],
             )
         seat = self.replacement.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-            raise MalformedCommand("a replacement names its player: 'seat' must be a seat number")
+            raise MalformedCommand(
+                "a replacement names its player: 'seat' must be a seat number",
+                "replacement_seat",
+                key="replacement",
+            )
         parsed = parse_command(self.replacement)
         object.__setattr__(self, "replacement", parsed.to_action(seat))
 
@@ -401,21 +471,33 @@ def parse_command(action: Mapping[str, Any], *, with_seat: bool = True) -> Comma
     game.engine.errors.MalformedCommand: score takes no 'seat'
     """
     if not isinstance(action, Mapping):
-        raise MalformedCommand("a command must be a JSON object")
+        raise MalformedCommand("a command must be a JSON object", "command_not_object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in COMMAND_TYPES:
-        raise MalformedCommand(f"unknown command type {kind!r}")
+        raise MalformedCommand(
+            f"unknown command type {kind!r}", "unknown_command", key="type", kind=str(kind)[:40]
+        )
     cls = COMMAND_TYPES[kind]
     names = _field_names(cls)
     allowed = {"type", "seat", *names} if with_seat else {"type", *names}
     unknown = sorted(set(action) - allowed, key=str)
     if unknown:
         raise MalformedCommand(
-            f"{kind} takes no {', '.join(repr(key) for key in unknown)}", field=str(unknown[0])
+            f"{kind} takes no {', '.join(repr(key) for key in unknown)}",
+            "unknown_key",
+            field=str(unknown[0]),
+            command=kind,
+            keys=[str(key)[:40] for key in unknown],
         )
     required = [f.name for f in fields(cls) if f.default is MISSING]
     missing = [name for name in required if action.get(name) is None]
     missing += [name for name in getattr(cls, "explicit", ()) if name not in action]
     if missing:
-        raise MalformedCommand(f"{kind} needs {', '.join(repr(key) for key in missing)}")
+        raise MalformedCommand(
+            f"{kind} needs {', '.join(repr(key) for key in missing)}",
+            "missing_key",
+            key=missing[0],
+            command=kind,
+            keys=missing,
+        )
     return cls(**{name: action[name] for name in names if name in action})

@@ -125,7 +125,12 @@ def check_window(state: GameState, entry: int, window: Window) -> None:
         raise TooOld(
             f"entry {entry} is too old to correct: corrections reach back over the latest"
             f" {window.entries} entries with points within the latest {window.reach} entries"
-            f" of the log (here back to entry {oldest}); adjust the points instead"
+            f" of the log (here back to entry {oldest}); adjust the points instead",
+            "too_old",
+            entry=entry,
+            entries=window.entries,
+            reach=window.reach,
+            oldest=oldest,
         )
 
 
@@ -140,16 +145,26 @@ def adjust(state: GameState, seat: int, command: cmd.Adjust) -> tuple[GameState,
     merged, only the figure that carries the total may change.
     """
     if state.mode is not Mode.TABLETOP:
-        raise IllegalCommand("points are adjusted only at a tabletop game")
+        raise IllegalCommand("points are adjusted only at a tabletop game", "adjust_not_tabletop")
     player = state.players[seat]
     figure = Figure(command.figure)
     if player.carrier is not None and figure is not player.carrier:
-        raise IllegalCommand(f"{player.name}'s points are all on the {player.carrier.value} now")
+        raise IllegalCommand(
+            f"{player.name}'s points are all on the {player.carrier.value} now",
+            "points_on_carrier",
+            name=player.name,
+            figure=player.carrier.value,
+        )
     start = player.points_on(figure)
     total = start + command.points
     if total < 0:
         raise IllegalCommand(
-            f"{player.name}'s {figure.value} has {start} points; it cannot lose {-command.points}"
+            f"{player.name}'s {figure.value} has {start} points; it cannot lose {-command.points}",
+            "adjust_below_zero",
+            name=player.name,
+            figure=figure.value,
+            points=start,
+            loss=-command.points,
         )
     if figure is Figure.MEEPLE:
         changed = dataclasses.replace(player, meeple=total)
@@ -183,11 +198,13 @@ def correct(
     the game is replayed from its setup. The result is the same either way.
     """
     if state.mode is not Mode.TABLETOP:
-        raise IllegalCommand("entries are corrected only at a tabletop game")
+        raise IllegalCommand(
+            "entries are corrected only at a tabletop game", "correct_not_tabletop"
+        )
     played = plays(state)
     position = next((p for p, (index, _) in enumerate(played) if index == command.entry), None)
     if position is None:
-        raise IllegalCommand(_no_entry(state, command.entry))
+        raise _no_entry(state, command.entry)
     original = played[position][1]
     replacement = command.replacement
     _check_replacement(state, original, replacement)
@@ -195,7 +212,11 @@ def correct(
     try:
         new = base if replacement is None else _apply_play(base, replacement)[0]
     except EngineError as error:
-        raise IllegalCommand(f"the corrected entry would not be accepted there: {error}") from None
+        raise IllegalCommand(
+            f"the corrected entry would not be accepted there: {error}",
+            "correction_refused",
+            reason=error,
+        ) from None
     _check_figure_named(new, played[position + 1 : position + 2])
     old, _ = _apply_play(base, original)
     kept: list[Play] = []
@@ -266,18 +287,30 @@ def correct(
     return result, events
 
 
-def _no_entry(state: GameState, entry: int) -> str:
+def _no_entry(state: GameState, entry: int) -> IllegalCommand:
     if entry >= len(state.log):
-        return f"there is no entry {entry}: the log has {len(state.log)}"
+        return IllegalCommand(
+            f"there is no entry {entry}: the log has {len(state.log)}",
+            "no_entry",
+            entry=entry,
+            count=len(state.log),
+        )
     action = state.log[entry]
     if action.get("type") not in cmd.CORRECTABLE:
         return _not_scoring(action)
-    return f"entry {entry} no longer counts (undone, deleted or lapsed)"
+    return IllegalCommand(
+        f"entry {entry} no longer counts (undone, deleted or lapsed)", "entry_lapsed", entry=entry
+    )
 
 
-def _not_scoring(action: Mapping[str, Any]) -> str:
+def _not_scoring(action: Mapping[str, Any]) -> IllegalCommand:
     kinds = ", ".join(sorted(cmd.CORRECTABLE))
-    return f"only entries with points ({kinds}) can be corrected, not {action.get('type')}"
+    kind = action.get("type")
+    return IllegalCommand(
+        f"only entries with points ({kinds}) can be corrected, not {kind}",
+        "not_scoring",
+        kind=str(kind),
+    )
 
 
 def _check_replacement(
@@ -287,22 +320,34 @@ def _check_replacement(
     if kind not in cmd.CORRECTABLE or (
         kind == cmd.ResolveMessage.type and original.get("points") is None
     ):
-        raise IllegalCommand(_not_scoring(original))
+        raise _not_scoring(original)
     if replacement is None:
         if kind == cmd.ResolveMessage.type:
             raise IllegalCommand(
                 "a message's resolution cannot be deleted (the message would wait again); "
-                "correct its points instead"
+                "correct its points instead",
+                "resolution_not_deletable",
             )
         return
     if replacement["type"] != kind:
-        raise IllegalCommand(f"the entry is a {kind}: its replacement must be one too")
+        raise IllegalCommand(
+            f"the entry is a {kind}: its replacement must be one too",
+            "replacement_kind",
+            kind=str(kind),
+        )
     if not 0 <= replacement["seat"] < len(state.players):
-        raise IllegalCommand(f"there is no seat {replacement['seat']} at this table")
+        raise IllegalCommand(
+            f"there is no seat {replacement['seat']} at this table",
+            "no_seat",
+            seat=replacement["seat"],
+        )
     if kind == cmd.ResolveMessage.type and replacement.get("choice") != original.get("choice"):
-        raise IllegalCommand("a message's resolution keeps its choice; only its points change")
+        raise IllegalCommand(
+            "a message's resolution keeps its choice; only its points change",
+            "resolution_keeps_choice",
+        )
     if dict(replacement) == dict(cmd.parse_command(original).to_action(original["seat"])):
-        raise IllegalCommand("the replacement is the same as the entry")
+        raise IllegalCommand("the replacement is the same as the entry", "replacement_same")
 
 
 def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
@@ -317,7 +362,9 @@ def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
     if answer.get("type") == cmd.ChooseFigure.type and answer.get("seat") == seat:
         return
     name = new.players[seat].name
-    raise IllegalCommand(f"name the figure that takes {name}'s corrected points")
+    raise IllegalCommand(
+        f"name the figure that takes {name}'s corrected points", "figure_unnamed", name=name
+    )
 
 
 def _start(state: GameState, before: Sequence[Play], starts: Iterable[GameState]) -> GameState:
@@ -362,4 +409,4 @@ def correction_target(state: GameState, entry: int) -> Mapping[str, Any]:
     for index, action in plays(state):
         if index == entry:
             return action
-    raise IllegalCommand(_no_entry(state, entry))
+    raise _no_entry(state, entry)

@@ -62,13 +62,21 @@ def new_game(
     """
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise IllegalCommand(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        raise IllegalCommand(
+            f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
+            "player_count",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            count=len(names),
+        )
     if any(not isinstance(name, str) or not name.strip() for name in names):
-        raise IllegalCommand("every player needs a name")
+        raise IllegalCommand("every player needs a name", "player_unnamed")
     try:
         game_mode = Mode(mode)
     except ValueError:
-        raise OptionError(f"mode must be board or tabletop, not {mode!r}") from None
+        raise OptionError(
+            f"mode must be board or tabletop, not {mode!r}", "bad_mode", mode=str(mode)[:40]
+        ) from None
     resolved = resolve_options(preset, options)
     bag, stack = shuffled_orders(seed, standard_bag(), MESSAGES)
     if tiles is not None:
@@ -77,7 +85,9 @@ def new_game(
     if messages is not None:
         stack = list(messages)
         if sorted(stack) != list(MESSAGES):
-            raise IllegalCommand("the message stack must hold the messages 1 to 8, once each")
+            raise IllegalCommand(
+                "the message stack must hold the messages 1 to 8, once each", "bad_message_stack"
+            )
     if game_mode is Mode.TABLETOP:
         bag = []
     setup = Setup(
@@ -116,11 +126,20 @@ def new_game(
 def _check_tiles(bag: list[str]) -> None:
     for letter in bag:
         if letter not in CATALOGUE:
-            raise IllegalCommand(f"unknown tile {letter!r}; tiles are lettered A to X")
+            raise IllegalCommand(
+                f"unknown tile {letter!r}; tiles are lettered A to X",
+                "unknown_tile",
+                tile=str(letter)[:40],
+            )
     for letter, tile in CATALOGUE.items():
         available = tile.count - (letter == START_TILE)
         if bag.count(letter) > available:
-            raise IllegalCommand(f"the game has only {available} tiles {letter}")
+            raise IllegalCommand(
+                f"the game has only {available} tiles {letter}",
+                "too_many_tiles",
+                tile=letter,
+                count=available,
+            )
 
 
 def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState, list[Event]]:
@@ -130,9 +149,11 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
     given state is unchanged either way.
     """
     if not isinstance(command, cmd.Command):
-        raise MalformedCommand("a command must be built with commands.parse_command")
+        raise MalformedCommand(
+            "a command must be built with commands.parse_command", "command_not_parsed"
+        )
     if not isinstance(seat, int) or not 0 <= seat < len(state.players):
-        raise NotYourDecision(f"there is no seat {seat!r} at this table")
+        raise NotYourDecision(f"there is no seat {seat!r} at this table", "no_seat", seat=seat)
     if isinstance(command, cmd.Undo):
         return _undo(state, seat)
     if isinstance(command, cmd.Correct):
@@ -140,7 +161,7 @@ def apply(state: GameState, seat: int, command: cmd.Command) -> tuple[GameState,
 
         return correct(state, seat, command)
     if state.finished:
-        raise GameOver("the game is over")
+        raise GameOver("the game is over", "game_over")
     if isinstance(command, cmd.Adjust):
         from .corrections import adjust
 
@@ -157,10 +178,10 @@ def undo_target(state: GameState) -> int:
     Raises ``IllegalCommand`` when no undo is possible.
     """
     if state.mode is not Mode.TABLETOP:
-        raise IllegalCommand("only entries of a tabletop game can be undone")
+        raise IllegalCommand("only entries of a tabletop game can be undone", "undo_not_tabletop")
     kept = effective(state.log)
     if not kept:
-        raise IllegalCommand("there is nothing to undo")
+        raise IllegalCommand("there is nothing to undo", "nothing_to_undo")
     return kept[-1]
 
 
@@ -181,9 +202,11 @@ def undo_from(
     if target is None:
         target = undo_target(state)
     elif state.mode is not Mode.TABLETOP:
-        raise IllegalCommand("only entries of a tabletop game can be undone")
+        raise IllegalCommand("only entries of a tabletop game can be undone", "undo_not_tabletop")
     if before.version != target or before.setup.messages != state.setup.messages:
-        raise IllegalCommand("the state given is not the one before the action to undo")
+        raise IllegalCommand(
+            "the state given is not the one before the action to undo", "undo_wrong_state"
+        )
     undone = state.log[target]
     log = (*state.log, cmd.Undo().to_action(seat))
     restored = dataclasses.replace(before, setup=state.setup, log=log)

@@ -151,25 +151,51 @@ def _parse_value(name: str, value: Any) -> Any:
         enum = _ENUM_OPTIONS[name]
         allowed = [member.value for member in enum]
         if value not in allowed:
-            raise OptionError(f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
+            raise OptionError(
+                f"option {name} must be one of {', '.join(allowed)}, not {value!r}",
+                "option_value",
+                option=name,
+                allowed=allowed,
+                value=repr(value),
+            )
         return enum(value)
     if name in _BOOL_OPTIONS:
         if not isinstance(value, bool):
-            raise OptionError(f"option {name} must be true or false, not {value!r}")
+            raise OptionError(
+                f"option {name} must be true or false, not {value!r}",
+                "option_value",
+                option=name,
+                allowed=["true", "false"],
+                value=repr(value),
+            )
         return value
     if name == "messages_per_round":
         if value not in (1, 2) or isinstance(value, bool):
-            raise OptionError(f"option messages_per_round must be 1 or 2, not {value!r}")
+            raise OptionError(
+                f"option messages_per_round must be 1 or 2, not {value!r}",
+                "option_value",
+                option=name,
+                allowed=["1", "2"],
+                value=repr(value),
+            )
         return value
     if name == "messages_per_turn":
         if value in (None, "none"):
             return None
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise OptionError(
-                f"option messages_per_turn must be a positive whole number or none, not {value!r}"
+                f"option messages_per_turn must be a positive whole number or none, not {value!r}",
+                "option_messages_per_turn",
+                option=name,
+                value=repr(value),
             )
         return value
-    raise OptionError(f"unknown option {name!r}; known options: {', '.join(OPTION_NAMES)}")
+    raise OptionError(
+        f"unknown option {name!r}; known options: {', '.join(OPTION_NAMES)}",
+        "unknown_option",
+        option=str(name)[:40],
+        known=list(OPTION_NAMES),
+    )
 
 
 def resolve_options(preset: str, overrides: Mapping[str, Any] | None = None) -> Options:
@@ -183,10 +209,17 @@ def resolve_options(preset: str, overrides: Mapping[str, Any] | None = None) -> 
     game.engine.errors.OptionError: unknown preset 'c4'; known presets: c1-zmg, c2-hig, c2-zmg, c3
     """
     if preset not in PRESETS:
-        raise OptionError(f"unknown preset {preset!r}; known presets: {', '.join(PRESETS)}")
+        raise OptionError(
+            f"unknown preset {preset!r}; known presets: {', '.join(PRESETS)}",
+            "unknown_preset",
+            preset=str(preset)[:40],
+            known=list(PRESETS),
+        )
     if overrides is None:
         return PRESETS[preset]
     if not isinstance(overrides, Mapping):
-        raise OptionError("options must be an object mapping option names to values")
+        raise OptionError(
+            "options must be an object mapping option names to values", "options_not_object"
+        )
     changes = {name: _parse_value(name, value) for name, value in overrides.items()}
     return replace(PRESETS[preset], **changes)

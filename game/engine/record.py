@@ -15,6 +15,7 @@ from .commands import COMMAND_TYPES, parse_command
 from .errors import EngineError, RecordError
 from .events import Event
 from .play import apply, new_game
+from .presets import PRESETS
 from .state import GameState, Mode
 from .views import pending
 
@@ -46,46 +47,67 @@ def load(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         try:
             data = json.loads(source)
         except (ValueError, UnicodeDecodeError) as error:
-            raise RecordError(f"the record is not valid JSON: {error}") from None
+            raise RecordError(
+                f"the record is not valid JSON: {error}", "record_not_json", detail=str(error)
+            ) from None
     else:
         data = source
     if not isinstance(data, Mapping):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError("a record must be a JSON object", "record_not_object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"the record's format must be {FORMAT!r}")
+        raise RecordError(f"the record's format must be {FORMAT!r}", "record_format", format=FORMAT)
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise RecordError(f"unknown record keys: {', '.join(unknown)}")
+        raise RecordError(
+            f"unknown record keys: {', '.join(unknown)}", "record_unknown_keys", keys=unknown
+        )
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' must be a list of names")
+        raise RecordError("'players' must be a list of names", "record_players")
     if not isinstance(data.get("preset"), str):
-        raise RecordError("'preset' must be one of c1-zmg, c2-hig, c2-zmg, c3")
+        raise RecordError(
+            "'preset' must be one of c1-zmg, c2-hig, c2-zmg, c3",
+            "record_preset",
+            known=list(PRESETS),
+        )
     if "options" in data and not isinstance(data["options"], Mapping):
-        raise RecordError("'options' must be an object")
+        raise RecordError("'options' must be an object", "record_options")
     if "tiles" in data and (
         not isinstance(data["tiles"], list) or not all(isinstance(t, str) for t in data["tiles"])
     ):
-        raise RecordError("'tiles' must be a list of tile letters")
+        raise RecordError("'tiles' must be a list of tile letters", "record_tiles")
     if "messages" in data and (
         not isinstance(data["messages"], list)
         or not all(isinstance(m, int) and not isinstance(m, bool) for m in data["messages"])
     ):
-        raise RecordError("'messages' must be a list of message numbers")
+        raise RecordError("'messages' must be a list of message numbers", "record_messages")
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError("'seed' must be a whole number")
+        raise RecordError("'seed' must be a whole number", "record_seed")
     actions = data.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
+        raise RecordError("'actions' must be a list", "record_actions")
     for index, action in enumerate(actions):
         if not isinstance(action, Mapping):
-            raise RecordError(f"action {index}: must be an object", index)
+            raise RecordError(
+                f"action {index}: must be an object",
+                "record_action_not_object",
+                index=index,
+            )
         if action.get("type") not in COMMAND_TYPES:
-            raise RecordError(f"action {index}: unknown type {action.get('type')!r}", index)
+            raise RecordError(
+                f"action {index}: unknown type {action.get('type')!r}",
+                "record_action_type",
+                index=index,
+                kind=str(action.get("type"))[:40],
+            )
         seat = action.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise RecordError(f"action {index}: 'seat' must be a whole number", index)
+            raise RecordError(
+                f"action {index}: 'seat' must be a whole number",
+                "record_action_seat",
+                index=index,
+            )
     return dict(data)
 
 
@@ -102,7 +124,7 @@ def start(record: Mapping[str, Any]) -> tuple[GameState, list[Event]]:
             messages=record.get("messages"),
         )
     except EngineError as error:
-        raise RecordError(f"setup: {error}") from None
+        raise RecordError(f"setup: {error}", "record_setup", reason=error) from None
 
 
 def replay(source: str | bytes | Mapping[str, Any]) -> Replay:
@@ -114,7 +136,13 @@ def replay(source: str | bytes | Mapping[str, Any]) -> Replay:
             state, new_events = apply(state, action["seat"], parse_command(action))
         except EngineError as error:
             kind = action.get("type")
-            raise RecordError(f"action {index} ({kind}): {error}", index) from None
+            raise RecordError(
+                f"action {index} ({kind}): {error}",
+                "record_action",
+                index=index,
+                kind=str(kind),
+                reason=error,
+            ) from None
         events.extend(new_events)
     return Replay(state, events)
 

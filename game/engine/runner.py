@@ -458,12 +458,20 @@ class Work:
     def award(self, step: Award, figure: Figure) -> None:
         player = self.players[step.seat]
         if player.carrier is not None and figure is not player.carrier:
-            raise IllegalCommand(f"{player.name}'s points now go on the {player.carrier.value}")
+            raise IllegalCommand(
+                f"{player.name}'s points now go on the {player.carrier.value}",
+                "points_on_carrier",
+                name=player.name,
+                figure=player.carrier.value,
+            )
         fixed = self.turn_figures.get(step.seat)
         per_turn = self.options.figure_choice is FigureChoice.PER_TURN and player.carrier is None
         if per_turn and fixed is not None and fixed is not figure:
             raise IllegalCommand(
-                f"{player.name}'s points go on the {fixed.value} for the rest of this turn"
+                f"{player.name}'s points go on the {fixed.value} for the rest of this turn",
+                "figure_fixed",
+                name=player.name,
+                figure=fixed.value,
             )
         start = player.points_on(figure)
         total = start + step.points
@@ -502,23 +510,34 @@ class Work:
 
     def decide(self, seat: int, command: cmd.Command) -> None:
         if not self.agenda:
-            raise IllegalCommand("nothing is waiting for a decision")
+            raise IllegalCommand("nothing is waiting for a decision", "nothing_waiting")
         step = self.agenda[0]
         rule = STEP_RULES[type(step)]
         wanted = rule.decider(self, step)
         if wanted is None:
-            raise IllegalCommand("nothing is waiting for a decision")
+            raise IllegalCommand("nothing is waiting for a decision", "nothing_waiting")
         if isinstance(command, cmd.EndTurn) and command.turn is not None:
             self.check_turn(step, command.turn)
         # Whose decision it is comes first: a seat that may not decide now hears so, whatever
         # it sent (protocol.md's not_your_turn), rather than which command would have fitted.
         if wanted != ANY_SEAT and seat != wanted and not isinstance(command, rule.any_seat_may):
             name = self.players[wanted].name
-            raise NotYourDecision(f"it is {name}'s decision, not {self.players[seat].name}'s")
+            sender = self.players[seat].name
+            raise NotYourDecision(
+                f"it is {name}'s decision, not {sender}'s",
+                "not_your_decision",
+                name=name,
+                sender=sender,
+            )
         if not isinstance(command, rule.allows):
             names = " or ".join(sorted(cmd.COMMAND_WORDS.get(c.type, c.type) for c in rule.allows))
             what = cmd.COMMAND_WORDS.get(command.type, command.type)
-            raise IllegalCommand(f"the game waits for {names}, not {what}")
+            raise IllegalCommand(
+                f"the game waits for {names}, not {what}",
+                "wrong_command",
+                waiting=sorted(c.type for c in rule.allows),
+                command=command.type,
+            )
         rule.decide(self, step, seat, command)
 
     def check_turn(self, step: Step, turn: int) -> None:
@@ -527,16 +546,28 @@ class Work:
         if turn == self.turn and any(isinstance(later, AwaitScores) for later in self.agenda):
             return  # still this turn's scoring (a figure prompt first, perhaps): the usual checks
         if turn > self.turn:
-            raise TurnOver(f"turn {turn} has not begun; this is turn {self.turn}")
+            raise TurnOver(
+                f"turn {turn} has not begun; this is turn {self.turn}",
+                "turn_not_begun",
+                turn=turn,
+                current=self.turn,
+            )
         if turn < self.turn:
             raise TurnOver(
                 f"turn {turn} is already over; it is {self.players[self.active].name}'s"
-                f" turn {self.turn} now"
+                f" turn {self.turn} now",
+                "turn_past",
+                turn=turn,
+                name=self.players[self.active].name,
+                current=self.turn,
             )
         ending = (EndGame, AwaitFinalScores, MergeFigures)
         if any(isinstance(later, ending) for later in self.agenda):
-            raise TurnOver("the game is ending; no turn is left to end")
-        raise TurnOver(f"{self.players[self.active].name}'s turn {turn} is already ending")
+            raise TurnOver("the game is ending; no turn is left to end", "game_ending")
+        name = self.players[self.active].name
+        raise TurnOver(
+            f"{name}'s turn {turn} is already ending", "turn_ending", name=name, turn=turn
+        )
 
     def decide_placement(self, step: Step, seat: int, command: cmd.PlaceTile) -> None:
         assert self.board is not None and self.tile is not None
@@ -559,7 +590,11 @@ class Work:
         if isinstance(command, cmd.PlaceFollower):
             player = self.players[seat]
             if player.followers == 0:
-                raise IllegalCommand(f"{player.name} has no follower left in supply")
+                raise IllegalCommand(
+                    f"{player.name} has no follower left in supply",
+                    "no_follower_left",
+                    name=player.name,
+                )
             x, y = self.last_placed
             segment = self.board.segment_named(x, y, command.feature, command.at)
             self.board = self.board.with_follower(seat, segment)
@@ -618,21 +653,39 @@ class Work:
         message_8 = revealed.action is MessageAction.SCORE_AND_RETURN
         if command.choice == "points":
             if command.names_a_follower or command.points is not None or not command.score:
-                raise IllegalCommand('"2 points" takes no follower, points or score')
+                raise IllegalCommand(
+                    '"2 points" takes no follower, points or score', "points_choice_extra"
+                )
             return
         if not command.score and not message_8:
-            raise IllegalCommand("only message 8 may return a follower without scoring")
+            raise IllegalCommand(
+                "only message 8 may return a follower without scoring", "return_needs_message_8"
+            )
         if self.tabletop:
             if command.names_a_follower:
-                raise IllegalCommand("at a tabletop game the action takes the points counted")
+                raise IllegalCommand(
+                    "at a tabletop game the action takes the points counted",
+                    "tabletop_action_follower",
+                )
             if revealed.action is MessageAction.EXTRA_TILE and command.points is not None:
-                raise IllegalCommand("the extra tile's points are entered after it is placed")
+                raise IllegalCommand(
+                    "the extra tile's points are entered after it is placed",
+                    "extra_tile_points_later",
+                )
             if not command.score and command.points:
-                raise IllegalCommand('"score": false returns the follower for 0 points')
+                raise IllegalCommand(
+                    '"score": false returns the follower for 0 points', "unscored_return_points"
+                )
         elif command.points is not None:
-            raise IllegalCommand("the app computes the action's points from the board")
+            raise IllegalCommand(
+                "the app computes the action's points from the board", "points_computed"
+            )
         elif command.names_a_follower and not message_8:
-            raise IllegalCommand(f"the action of message {revealed.message} takes no follower")
+            raise IllegalCommand(
+                f"the action of message {revealed.message} takes no follower",
+                "action_no_follower",
+                message=revealed.message,
+            )
 
     def tabletop_action(
         self, revealed: Revealed, command: cmd.ResolveMessage, then: list[Step]
@@ -647,7 +700,9 @@ class Work:
         if command.points is None and not command.score:
             return 0
         if command.points is None:
-            raise IllegalCommand("enter the points the action gave at the table")
+            raise IllegalCommand(
+                "enter the points the action gave at the table", "action_points_needed"
+            )
         _check_entered(command.points, least=0)
         if command.points:
             then.append(Award(revealed.seat, command.points, "message", details=details))
@@ -671,7 +726,11 @@ class Work:
             return points
         offer = action_offer(self.board, revealed.seat, action, bool(self.bag))
         if offer is None:
-            raise IllegalCommand(f"the action of message {revealed.message} is not possible now")
+            raise IllegalCommand(
+                f"the action of message {revealed.message} is not possible now",
+                "action_impossible",
+                message=revealed.message,
+            )
         if action is MessageAction.EXTRA_TILE:
             if self.options.extra_tile is ExtraTile.EXTRA_TURN:
                 self.extra_turns += 1
@@ -687,14 +746,20 @@ class Work:
     def return_target(self, seat: int, command: cmd.ResolveMessage) -> ReturnTarget:
         assert self.board is not None
         if command.x is None or command.y is None or command.feature is None:
-            raise IllegalCommand("name the follower to score and return: x, y, feature and at")
+            raise IllegalCommand(
+                "name the follower to score and return: x, y, feature and at", "return_unnamed"
+            )
         segment = self.board.segment_named(command.x, command.y, command.feature, command.at)
         for target in return_targets(self.board, seat, self.options.score_and_return):
             if target.segment == segment:
                 if not command.score and not target.score_optional and target.points:
-                    raise IllegalCommand("this edition does not let you skip the scoring")
+                    raise IllegalCommand(
+                        "this edition does not let you skip the scoring", "scoring_not_skippable"
+                    )
                 return target
-        raise IllegalCommand("that is not one of your followers that this message may return")
+        raise IllegalCommand(
+            "that is not one of your followers that this message may return", "not_returnable"
+        )
 
     def decide_scores(self, step: AwaitScores, seat: int, command: cmd.Command) -> None:
         if isinstance(command, cmd.ScoreShared):
@@ -710,12 +775,13 @@ class Work:
             return
         if isinstance(command, cmd.EndGame):
             if step.extra or self.movements:
-                raise IllegalCommand("the game can end only between turns")
+                raise IllegalCommand("the game can end only between turns", "end_game_mid_turn")
             self.agenda = [EndGame()]
             self.movements = None
             return
         if seat != self.active:
-            raise NotYourDecision(f"only {self.players[self.active].name} ends this turn")
+            name = self.players[self.active].name
+            raise NotYourDecision(f"only {name} ends this turn", "not_your_turn_end", name=name)
         self.agenda.pop(0)
 
     def check_figure(self, award: Award) -> None:
@@ -728,7 +794,10 @@ class Work:
         ):
             name = self.players[award.seat].name
             raise IllegalCommand(
-                f"{name}'s points go on the {fixed.value} for the rest of this turn"
+                f"{name}'s points go on the {fixed.value} for the rest of this turn",
+                "figure_fixed",
+                name=name,
+                figure=fixed.value,
             )
 
     def shared_awards(self, command: cmd.ScoreShared, reason: str) -> list[Award]:
@@ -741,13 +810,20 @@ class Work:
         awards = []
         for share in command.shares:
             if not 0 <= share.seat < len(self.players):
-                raise IllegalCommand(f"there is no seat {share.seat} at this table")
+                raise IllegalCommand(
+                    f"there is no seat {share.seat} at this table", "no_seat", seat=share.seat
+                )
             figure = None if share.figure is None else Figure(share.figure)
             carrier = self.players[share.seat].carrier
             if reason == "final":
                 if figure is not None and figure is not carrier:
                     name = self.players[share.seat].name
-                    raise IllegalCommand(f"{name}'s final points go on the {carrier}")
+                    raise IllegalCommand(
+                        f"{name}'s final points go on the {carrier}",
+                        "final_points_figure",
+                        name=name,
+                        figure=str(carrier),
+                    )
                 figure = carrier
             award = Award(share.seat, command.points, reason, figure, details)
             self.check_figure(award)
@@ -775,7 +851,12 @@ class Work:
             _check_entered(command.points, least=1)
             carrier = self.players[seat].carrier
             if command.figure is not None and command.figure != carrier:
-                raise IllegalCommand(f"the final points go on the {carrier}")
+                raise IllegalCommand(
+                    f"the final points go on the {carrier}",
+                    "final_points_figure",
+                    name=self.players[seat].name,
+                    figure=str(carrier),
+                )
             self.push(Award(seat, command.points, "final", carrier, _category(command)))
             return
         self.agenda.pop(0)
@@ -926,9 +1007,15 @@ def _check_entered(points: int, least: int) -> None:
     """Points typed at the table: whole numbers in a plausible range (0 moves no figure, so a
     ``score`` of 0 is refused rather than recorded)."""
     if not isinstance(points, int) or isinstance(points, bool):
-        raise IllegalCommand("points must be a whole number")
+        raise IllegalCommand("points must be a whole number", "not_whole", key="points")
     if not least <= points <= cmd.MAX_ENTERED_POINTS:
-        raise IllegalCommand(f"points must be between {least} and {cmd.MAX_ENTERED_POINTS}")
+        raise IllegalCommand(
+            f"points must be between {least} and {cmd.MAX_ENTERED_POINTS}",
+            "points_range",
+            key="points",
+            least=least,
+            most=cmd.MAX_ENTERED_POINTS,
+        )
 
 
 _PLAYER_FIELDS: Final = ("name", "meeple", "messenger", "followers", "carrier")

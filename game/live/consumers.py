@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from game.live import presence_writer, snapshots
 from game.live.frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
@@ -28,7 +29,8 @@ from game.live.table_pulse import PULSES
 from game.ops import observe, read_budget
 from game.ops.address_limits import new_tables
 from game.ops.metrics import OPEN_WEBSOCKETS
-from game.ops.unavailable import Service, unreachable_service
+from game.ops.unavailable import message as unavailable_message
+from game.ops.unavailable import unreachable_service
 from game.services import computers as computer
 from game.services import presence, publish, seating
 from game.services.commands import submit_command
@@ -213,7 +215,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         handler = self._HANDLERS.get(message["type"])
         if handler is None:
-            await self._error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
+            await self._error(
+                "unknown_type",
+                _("Unknown message type '%(type)s'.") % {"type": message["type"][:40]},
+            )
             return
         try:
             with observe.action(self.code, self.seat, message) as outcome:
@@ -223,7 +228,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("malformed", str(bad), None, message.get("id"), bad.field)
         except CommandRefused as refused:
             await self._error(
-                refused.code, refused.message, refused.version, message.get("id"), refused.field
+                refused.code,
+                refused.message,
+                refused.version,
+                message.get("id"),
+                refused.field,
+                refused.reason,
             )
         except LobbyError as error:
             await self._error(error.code, str(error), None, None)
@@ -237,15 +247,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                     self.code,
                     service.value,
                 )
-                what = "database" if service is Service.DATABASE else "Redis"
-                await self._error(
-                    "unavailable",
-                    f"The server cannot reach its {what} right now; try again in a moment.",
-                )
+                await self._error("unavailable", unavailable_message(service))
                 return
             # The last resort: a bug must not cost the connection (and with it the clean-up).
             logger.exception("A %r frame at table %s failed", message["type"], self.code)
-            await self._error("server_error", "Something went wrong on the server; try again.")
+            await self._error("server_error", _("Something went wrong on the server; try again."))
 
     # Each handler returns the table's version after a change it applied, for the log (None when
     # it has none to tell).
@@ -280,7 +286,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_start(self, message: dict[str, Any]) -> int | None:
         if self.token is None:
-            raise CommandRefused("spectator", "Spectators cannot start the game.")
+            raise CommandRefused("spectator", _("Spectators cannot start the game."))
         table = await database_sync_to_async(start_game)(self.code, self.token)
         computer.wake(self.code)
         return table.version
@@ -340,9 +346,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         there; a later one (a late visitor, a second device, a double click) moves only its own
         page to the same table."""
         if self.token is None:
-            raise CommandRefused("spectator", "Only the players of this game can start a rematch.")
+            raise CommandRefused(
+                "spectator", _("Only the players of this game can start a rematch.")
+            )
         limit, address = new_tables(), client_address(self.scope)
-        _, moved = await database_sync_to_async(start_rematch)(
+        _table, moved = await database_sync_to_async(start_rematch)(
             self.code, self.token, lambda: limit.allow_address(address)
         )
         # Created: every page of the table moves (lobby.py publishes it); this one alone if that
@@ -487,7 +495,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         version: int | None = None,
         command_id: object = None,
         field: str | None = None,
+        reason: str | None = None,
     ) -> None:
+        """An ``error`` frame to this socket alone: ``text`` in its language, ``code`` (and
+        ``reason``, the engine's code when the engine refused) for programs."""
         error: dict[str, Any] = {
             "type": "error",
             "code": code,
@@ -497,6 +508,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         }
         if field is not None:
             error["field"] = field
+        if reason is not None:
+            error["reason"] = reason
         await self.send(text_data=json.dumps(error))
 
     async def _send_snapshot(self, *, with_history: bool, cost: list[float] | None = None) -> None:

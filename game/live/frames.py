@@ -10,6 +10,7 @@ import json
 from typing import Any, Final
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 
 class BadFrame(ValueError):
@@ -71,7 +72,9 @@ def check_keys(message: dict[str, Any]) -> None:
     unknown = sorted(key for key in message if key not in allowed)
     if unknown:
         raise BadField(
-            f"A {message['type']!r} message takes no {unknown[0][:40]!r}.", field=unknown[0][:40]
+            _("A '%(type)s' message takes no '%(key)s'.")
+            % {"type": message["type"], "key": unknown[0][:40]},
+            field=unknown[0][:40],
         )
 
 
@@ -85,13 +88,13 @@ def decode(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     try:
         message = json.loads(raw)
     except (ValueError, RecursionError):
-        raise BadFrame("bad_json", "Messages must be JSON objects.") from None
+        raise BadFrame("bad_json", _("Messages must be JSON objects.")) from None
     if not isinstance(message, dict):
-        raise BadFrame("bad_json", "Messages must be JSON objects.")
+        raise BadFrame("bad_json", _("Messages must be JSON objects."))
     _check_tree(message, settings.FRAME_MAX_DEPTH)
     kind = message.get("type")
     if not isinstance(kind, str):
-        raise BadFrame("unknown_type", "A message needs a 'type' string.")
+        raise BadFrame("unknown_type", _("A message needs a 'type' string."))
     return message
 
 
@@ -103,7 +106,10 @@ def _check_tree(message: dict[str, Any], max_depth: int) -> None:
             _check_text(value)
         elif isinstance(value, dict | list):
             if depth > max_depth:
-                raise BadFrame("bad_json", f"Messages nest at most {max_depth} levels deep.")
+                raise BadFrame(
+                    "bad_json",
+                    _("Messages nest at most %(depth)s levels deep.") % {"depth": max_depth},
+                )
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
                 if isinstance(key, str):
@@ -113,11 +119,11 @@ def _check_tree(message: dict[str, Any], max_depth: int) -> None:
 
 def _check_text(text: str) -> None:
     if "\x00" in text:
-        raise BadFrame("bad_json", "Text in a message cannot contain NUL characters.")
+        raise BadFrame("bad_json", _("Text in a message cannot contain NUL characters."))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise BadFrame("bad_json", "Text in a message must be valid Unicode.") from None
+        raise BadFrame("bad_json", _("Text in a message must be valid Unicode.")) from None
 
 
 def whole(message: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
@@ -126,7 +132,7 @@ def whole(message: dict[str, Any], key: str, *, optional: bool = False) -> int |
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise BadField(f"{key!r} must be a whole number")
+        raise BadField(_("'%(key)s' must be a whole number.") % {"key": key})
     return value
 
 
@@ -134,7 +140,7 @@ def text(message: dict[str, Any], key: str) -> str:
     """``message[key]`` as a string (its content is checked by whoever uses it)."""
     value = message.get(key)
     if not isinstance(value, str):
-        raise BadField(f"{key!r} must be a string")
+        raise BadField(_("'%(key)s' must be a string.") % {"key": key})
     return value
 
 
@@ -142,5 +148,5 @@ def mapping(message: dict[str, Any], key: str) -> dict[str, Any]:
     """``message[key]`` as a JSON object (its keys are checked by whoever uses it)."""
     value = message.get(key)
     if not isinstance(value, dict):
-        raise BadField(f"{key!r} must be an object")
+        raise BadField(_("'%(key)s' must be an object.") % {"key": key})
     return value

@@ -39,6 +39,11 @@ from typing import Any
 
 from autobahn.exception import Disconnected
 from django.conf import settings
+from django.http.cookie import parse_cookie
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from game.live.language import language_of
 
 logger = logging.getLogger(__name__)
 
@@ -191,10 +196,11 @@ class ConnectionGuard:
             return
         limits = Limits.from_settings()
         address = client_address(scope)
+        language = scope_language(scope)
         self.open_per_address[address] += 1
         try:
             if self.open_per_address[address] > limits.max_per_address:
-                await _refuse(receive, send, _too_many_connections(limits))
+                await _refuse(receive, send, _too_many_connections(limits, language))
             elif not self._may_connect(address, limits):
                 await _refuse_handshake(receive, send)
             else:
@@ -204,7 +210,7 @@ class ConnectionGuard:
                     self.turns_per_address[address] = turns
                 scope = {**scope, FRAME_TURNS: turns}
                 share = functools.partial(self.share, address, limits)
-                await _GuardedSocket(limits, receive, send, share).run(self.inner, scope)
+                await _GuardedSocket(limits, receive, send, share, language).run(self.inner, scope)
         finally:
             self.open_per_address[address] -= 1
             if self.open_per_address[address] <= 0:
@@ -247,13 +253,26 @@ async def _refuse_handshake(receive: Receive, send: Send) -> None:
             return
 
 
-def _too_many_connections(limits: Limits) -> Breach:
-    return Breach(
-        "too_many_connections",
-        f"Too many open connections from your address (at most {limits.max_per_address}). "
-        "Close some tabs and reload the page.",
-        TOO_MANY_CONNECTIONS,
-    )
+def scope_language(scope: Scope) -> str:
+    """The language of a socket's page, read before the cookie middleware (inside the guard)
+    has parsed the cookies: the guard's refusals read in it too."""
+    if "cookies" in scope:
+        return language_of(scope)
+    header = next((value for name, value in scope.get("headers", ()) if name == b"cookie"), b"")
+    return language_of({**scope, "cookies": parse_cookie(header.decode("latin-1")[:4096])})
+
+
+def _too_many_connections(limits: Limits, language: str) -> Breach:
+    with translation.override(language):
+        return Breach(
+            "too_many_connections",
+            _(
+                "Too many open connections from your address (at most %(most)s). Close some tabs"
+                " and reload the page."
+            )
+            % {"most": limits.max_per_address},
+            TOO_MANY_CONNECTIONS,
+        )
 
 
 async def _refuse(receive: Receive, send: Send, breach: Breach) -> None:
@@ -333,8 +352,11 @@ class _GuardedSocket:
         receive: Receive,
         send: Send,
         share: Callable[[], float] | None = None,
+        language: str | None = None,
     ) -> None:
         self.limits = limits
+        self.language = language or settings.LANGUAGE_CODE
+        """The language of the page: a breach's message reads in it."""
         self.share = share
         """This socket's rate now (its address's rate shared by its sockets); None: ``rate``."""
         self.receive = receive
@@ -409,7 +431,8 @@ class _GuardedSocket:
             if kind == "websocket.receive":
                 if self.closed:
                     continue
-                breach = self._check(message)
+                with translation.override(self.language):
+                    breach = self._check(message)
                 if breach is not None:
                     await self._close(breach)
                     continue
@@ -430,8 +453,8 @@ class _GuardedSocket:
         if size > limits.max_frame_bytes:
             return Breach(
                 "frame_too_large",
-                f"A message of {size} bytes is larger than the limit of "
-                f"{limits.max_frame_bytes} bytes.",
+                _("A message of %(size)s bytes is larger than the limit of %(most)s bytes.")
+                % {"size": size, "most": limits.max_frame_bytes},
                 FRAME_TOO_LARGE,
             )
         if self.share is not None:
@@ -439,15 +462,21 @@ class _GuardedSocket:
         if not self.bucket.take(now):
             return Breach(
                 "too_many_messages",
-                f"Too many messages: at most {self.bucket.rate:.3g} per second on this "
-                f"connection (bursts of {limits.burst}). The page reconnects by itself.",
+                _(
+                    "Too many messages: at most %(rate)s per second on this connection (bursts"
+                    " of %(burst)s). The page reconnects by itself."
+                )
+                % {"rate": f"{self.bucket.rate:.3g}", "burst": limits.burst},
                 TOO_MANY_MESSAGES,
             )
         if self.frames_waiting >= limits.max_queued:
             return Breach(
                 "too_many_queued",
-                f"Too many messages waiting for the server (at most {limits.max_queued}). "
-                "The page reconnects by itself.",
+                _(
+                    "Too many messages waiting for the server (at most %(most)s). The page"
+                    " reconnects by itself."
+                )
+                % {"most": limits.max_queued},
                 TOO_MANY_MESSAGES,
             )
         return None
@@ -458,14 +487,17 @@ class _GuardedSocket:
         while not self.closed:
             quiet = time.monotonic() - self.last_frame
             if quiet >= limit:
-                await self._close(
-                    Breach(
+                with translation.override(self.language):
+                    breach = Breach(
                         "silent",
-                        f"Nothing received for {limit:g} seconds; the connection was closed. "
-                        "The page reconnects by itself.",
+                        _(
+                            "Nothing received for %(seconds)s seconds; the connection was"
+                            " closed. The page reconnects by itself."
+                        )
+                        % {"seconds": f"{limit:g}"},
                         SILENT_TOO_LONG,
                     )
-                )
+                await self._close(breach)
                 return
             await asyncio.sleep(limit - quiet)
 

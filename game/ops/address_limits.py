@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import HttpRequest
 from django.utils.crypto import salted_hmac
+from django.utils.translation import ngettext
 
 from game.models import AddressCount
 
@@ -82,10 +83,13 @@ def new_tables() -> HourlyLimit:
 
 def too_many_tables(limit: HourlyLimit) -> str:
     """What a visitor past ``new_tables`` is told."""
-    return (
-        f"Too many new tables from your address: at most {limit.per_hour} an hour. "
-        "Please wait a while, or join a table that already exists."
-    )
+    return ngettext(
+        "Too many new tables from your address: at most %(count)s an hour. Please wait a while,"
+        " or join a table that already exists.",
+        "Too many new tables from your address: at most %(count)s an hour. Please wait a while,"
+        " or join a table that already exists.",
+        limit.per_hour,
+    ) % {"count": limit.per_hour}
 
 
 def client_address(request: HttpRequest) -> str:

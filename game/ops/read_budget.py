@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Final, ParamSpec, TypeVar
 
 from django.conf import settings
+from django.utils.translation import ngettext
 
 from game.ops import metrics
 
@@ -221,12 +222,23 @@ def measured(read: Callable[P, R], cost: list[float]) -> Callable[P, R]:
 def refusal(over: OverBudget) -> str:
     """What a person past the budget reads."""
     seconds = max(1, math.ceil(over.wait))
-    unit = "second" if seconds == 1 else "seconds"
-    who = "This table has" if over.key[0] == "table" else "Your network has"
-    return (
-        f"{who} asked the server for many previews, lists of entries or pages of history in a"
-        f" short time; please try again in {seconds} {unit}."
-    )
+    if over.key[0] == "table":
+        text = ngettext(
+            "This table has asked the server for many previews, lists of entries or pages of"
+            " history in a short time; please try again in %(count)s second.",
+            "This table has asked the server for many previews, lists of entries or pages of"
+            " history in a short time; please try again in %(count)s seconds.",
+            seconds,
+        )
+    else:
+        text = ngettext(
+            "Your network has asked the server for many previews, lists of entries or pages of"
+            " history in a short time; please try again in %(count)s second.",
+            "Your network has asked the server for many previews, lists of entries or pages of"
+            " history in a short time; please try again in %(count)s seconds.",
+            seconds,
+        )
+    return text % {"count": seconds}
 
 
 KINDS: Final = frozenset({"preview", "entries", "history", "sync", "story"})

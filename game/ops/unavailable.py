@@ -66,7 +66,7 @@ def unreachable_service(error: BaseException) -> Service | None:
 
 
 def message(service: Service) -> str:
-    """What the visitor is told, in the visitor's language once there are catalogues."""
+    """What the visitor is told, in the visitor's language."""
     if service is Service.DATABASE:
         return gettext(
             "The game server cannot reach its database right now; try again in a moment."

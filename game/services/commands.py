@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from game.engine.commands import (
     Adjust,
@@ -29,6 +30,7 @@ from game.engine.state import GameState, Mode, effective
 from game.models import LogEntry, Seat, Table
 from game.services import limits
 from game.services.corrections import correct_entry
+from game.services.names import isolate
 from game.services.permissions import (
     Sender,
     acting_seat,
@@ -48,6 +50,7 @@ from game.services.refusals import (
 from game.services.saving import Applied, answer_by_preference, new_entry, save_applied
 from game.store import tables
 from game.store.log import NewEntry, TableHead, has_command
+from game.words.refusals import stale_words
 
 
 def submit_command(
@@ -74,17 +77,17 @@ def submit_command(
     command_id = check_command_id(command_id)
     version = check_version(version)
     if seat is None and not host:
-        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+        raise CommandRefused("spectator", _("Spectators watch; only seated players can play."))
     with transaction.atomic():
         table = locked_table(code)
         if table.status == Table.Status.LOBBY:
-            raise CommandRefused("not_started", "The game has not started yet.", table.version)
+            raise CommandRefused("not_started", _("The game has not started yet."), table.version)
         if table.status == Table.Status.FINISHED and not isinstance(parsed, Undo | Correct):
-            raise CommandRefused("game_over", "The game is over.", table.version)
+            raise CommandRefused("game_over", _("The game is over."), table.version)
         if has_command(table.id, command_id):
-            raise CommandRefused("duplicate", "That command was already applied.", table.version)
+            raise CommandRefused("duplicate", _("That command was already applied."), table.version)
         if version > table.version:
-            raise CommandRefused("stale", "That version is not the game's yet.", table.version)
+            raise CommandRefused("stale", _("That version is not the game's yet."), table.version)
         state = tables.load_state_at((table.id, table.code), table.version)
         sender = Sender(table.id, seat, host)
         acting = acting_seat(state, table, sender, as_seat, parsed)
@@ -122,7 +125,7 @@ def played_by(seat: int, level: str) -> PlayedBy:
 def _check_computer(table: TableHead, seat: int) -> None:
     """A computer's move for a seat its person took back in the meantime is refused."""
     if not Seat.objects.filter(table_id=table.id, index=seat).exclude(computer="").exists():
-        raise CommandRefused("not_computer", "A person plays that seat again.", table.version)
+        raise CommandRefused("not_computer", _("A person plays that seat again."), table.version)
 
 
 _CONCURRENT: Final = (Score, ScoreShared)
@@ -155,8 +158,8 @@ def _check_concurrent(
         except EngineError:
             pass
     if not isinstance(command, _CONCURRENT):
-        raise CommandRefused("stale", f"Meanwhile {meanwhile}; please decide again.", table.version)
-    not_counted = f"Meanwhile {meanwhile}; yours were not counted."
+        raise CommandRefused("stale", stale_words(meanwhile, counted=True), table.version)
+    not_counted = stale_words(meanwhile, counted=False)
     if (
         not since
         or since[0]["type"] not in _CONCURRENT_TYPES | {Adjust.type}
@@ -174,7 +177,11 @@ def _check_concurrent(
         apply(state, acting, command)
     except EngineError as error:
         raise CommandRefused(
-            "stale", f"Meanwhile {meanwhile}; yours were not counted ({error}).", table.version
+            "stale",
+            stale_words(meanwhile, counted=False, reason=error, shown=isolate),
+            table.version,
+            None,
+            error.code,
         ) from None
 
 
@@ -199,7 +206,7 @@ def _undo(
     if state.mode is not Mode.TABLETOP:
         raise CommandRefused(
             "illegal",
-            "Undo is only for tabletop games: in a board game every move stands.",
+            _("Undo is only for game nights: in a board game every move stands."),
             table.version,
         )
     kept = effective(state.log)
@@ -209,7 +216,7 @@ def _undo(
     if kept and not sender.host and state.log[kept[-count]]["seat"] != sender.seat:
         raise CommandRefused(
             "not_yours",
-            "Only the host can undo another player's entry.",
+            _("Only the host can undo another player's entry."),
             table.version,
         )
     entries: list[NewEntry] = []
@@ -219,7 +226,7 @@ def _undo(
         try:
             state, events = tables.undo(key, state, acting, target)
         except EngineError as error:
-            raise CommandRefused("illegal", str(error), table.version) from None
+            raise CommandRefused.engine("illegal", error, table.version) from None
         entries.append(new_entry(state, events, command_id if not entries else "", automatic=False))
     return state, entries
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from game.engine.commands import (
     Correct,
@@ -51,14 +52,11 @@ def correct_entry(
     try:
         check_window(state, command.entry, correction_window())
     except TooOld as error:
-        message = str(error)
-        raise CommandRefused(
-            "too_old", f"{message[:1].upper()}{message[1:]}.", table.version
-        ) from None
+        raise CommandRefused.engine("too_old", error, table.version) from None
     try:
         return tables.correct((table.id, table.code), state, seat, command)
     except EngineError as error:
-        raise CommandRefused("illegal", str(error), table.version) from None
+        raise CommandRefused.engine("illegal", error, table.version) from None
 
 
 def preview(
@@ -76,10 +74,10 @@ def preview(
         return entry_preview(code, seat, command, parsed, host=host)
     if not isinstance(parsed, Correct):
         raise CommandRefused(
-            "malformed", "A preview shows a 'correct', 'score' or 'score_shared' command only."
+            "malformed", _("A preview shows a 'correct', 'score' or 'score_shared' command only.")
         )
     if seat is None and not host:
-        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+        raise CommandRefused("spectator", _("Spectators watch; only the host corrects entries."))
     with transaction.atomic():
         table, state = started_table(code)
         sender = Sender(table.id, seat, host)
@@ -122,13 +120,13 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
     latest form and in words (protocol.md, "entries"): what the host's console lists to choose
     from. Host only."""
     if seat is None and not host:
-        raise CommandRefused("spectator", "Spectators watch; only the host corrects entries.")
+        raise CommandRefused("spectator", _("Spectators watch; only the host corrects entries."))
     row = Table.objects.filter(code=code).values_list("id", "status", "version", "mode").first()
     if row is None:
-        raise CommandRefused("no_table", "There is no such table.")
+        raise CommandRefused("no_table", _("There is no such table."))
     table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
     if not Sender(table.id, seat, host).host:
-        raise CommandRefused("not_host", "Only the host corrects entries.", table.version)
+        raise CommandRefused("not_host", _("Only the host corrects entries."), table.version)
     if table.status == Table.Status.LOBBY or row[3] != Mode.TABLETOP:
         return {"type": "entries", "version": table.version, "entries": []}
     state = tables.load_state_at((table.id, table.code), table.version)
@@ -171,18 +169,18 @@ def entry_preview(
     the engine's to say.
     """
     if seat is None and not host:
-        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+        raise CommandRefused("spectator", _("Spectators watch; only seated players can play."))
     with transaction.atomic():
         table, state = started_table(code)
     if state.mode is not Mode.TABLETOP:
         raise CommandRefused(
-            "illegal", "Entries are previewed at tabletop games only.", table.version
+            "illegal", _("Entries are previewed at tabletop games only."), table.version
         )
     sender = Sender(table.id, seat, host)
     if isinstance(parsed, Score):
         named = command.get("seat")
         if named is not None and (not isinstance(named, int) or isinstance(named, bool)):
-            raise CommandRefused("malformed", "'seat' must be a seat number", table.version)
+            raise CommandRefused("malformed", _("'seat' must be a seat number."), table.version)
         acting = acting_seat(state, table, sender, named, parsed)
         seats = [acting]
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from django.conf import settings
+from django.utils.translation import ngettext
 
 from game.engine import commands as cmd
 from game.engine.agenda import (
@@ -55,22 +56,47 @@ def check(state: GameState, table_id: int, version: int, command: cmd.Command) -
         if _between_turns(state):
             if not isinstance(command, cmd.EndGame):
                 raise LimitReached(
-                    f"This game has {version} entries, the most a game may have "
-                    f"({settings.GAME_MAX_ENTRIES}); the host can only end it now."
+                    ngettext(
+                        "This game has %(count)s entry, the most a game may have (%(most)s);"
+                        " the host can only end it now.",
+                        "This game has %(count)s entries, the most a game may have"
+                        " (%(most)s); the host can only end it now.",
+                        version,
+                    )
+                    % {"count": version, "most": settings.GAME_MAX_ENTRIES}
                 )
         elif not isinstance(command, _FORWARD):
             raise LimitReached(
-                f"This game has {version} entries, the most a game may have "
-                f"({settings.GAME_MAX_ENTRIES}); finish this turn, then the host ends the game."
+                ngettext(
+                    "This game has %(count)s entry, the most a game may have (%(most)s);"
+                    " finish this turn, then the host ends the game.",
+                    "This game has %(count)s entries, the most a game may have (%(most)s);"
+                    " finish this turn, then the host ends the game.",
+                    version,
+                )
+                % {"count": version, "most": settings.GAME_MAX_ENTRIES}
             )
     if not isinstance(command, _REPEATABLE):
         return
     limit = settings.TABLETOP_ENTRIES_PER_TURN
     if LogEntry.objects.filter(table_id=table_id, turn=turn_key(state)).count() >= limit:
-        then = "finish the game" if ending else "end the turn to go on"
-        raise LimitReached(
-            f"This turn already has {limit} entries, the most one turn may have; {then}."
-        )
+        if ending:
+            text = ngettext(
+                "This turn already has %(count)s entry, the most one turn may have; finish the"
+                " game.",
+                "This turn already has %(count)s entries, the most one turn may have; finish"
+                " the game.",
+                limit,
+            )
+        else:
+            text = ngettext(
+                "This turn already has %(count)s entry, the most one turn may have; end the"
+                " turn to go on.",
+                "This turn already has %(count)s entries, the most one turn may have; end the"
+                " turn to go on.",
+                limit,
+            )
+        raise LimitReached(text % {"count": limit})
 
 
 def _between_turns(state: GameState) -> bool:

@@ -13,6 +13,9 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from game.engine.errors import EngineError
 from game.engine.play import new_game
@@ -23,6 +26,7 @@ from game.models import Seat, Table
 from game.ops.address_limits import new_tables, too_many_tables
 from game.services import publish
 from game.services.names import BadName, alike, clean_name, isolate
+from game.words.refusals import engine_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +59,15 @@ MODES: Final = ("board", "tabletop")
 DEFAULT_MODE: Final = "board"
 DEFAULT_SEATS: Final = 4
 
-EDITION_REFUSED: Final = "Please choose one of the four editions."
-MODE_REFUSED: Final = "The mode is board or tabletop."
-SEATS_REFUSED: Final = f"A table has {MIN_PLAYERS} to {MAX_PLAYERS} seats."
-COLOUR_REFUSED: Final = "Please choose a colour."
+EDITION_REFUSED: Final = gettext_lazy("Please choose one of the four editions.")
+MODE_REFUSED: Final = gettext_lazy("Please choose whether to play on the board or at a game night.")
+SEATS_REFUSED: Final = lazy(
+    lambda: (
+        _("A table has %(least)s to %(most)s seats.") % {"least": MIN_PLAYERS, "most": MAX_PLAYERS}
+    ),
+    str,
+)()
+COLOUR_REFUSED: Final = gettext_lazy("Please choose a colour.")
 """What a person is told about a field of the create or join form; the forms
 (game/web/forms.py) check the same fields first, in the same words."""
 _CODE_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -98,9 +107,12 @@ def clean_seat_name(name: object, others: Iterable[str]) -> str:
     taken = alike(cleaned, others)
     if taken is not None:
         raise LobbyError(
-            f"{isolate(cleaned)} looks too much like {isolate(taken)}, who already sits "
-            "at this table (letters that look alike, or differ only in case, count as the "
-            "same); please choose a name that tells you apart."
+            _(
+                "%(name)s looks too much like %(taken)s, who already sits at this table (letters"
+                " that look alike, or differ only in case, count as the same); please choose a"
+                " name that tells you apart."
+            )
+            % {"name": isolate(cleaned), "taken": isolate(taken)}
         )
     return cleaned
 
@@ -123,20 +135,20 @@ def create_table(
 ) -> tuple[Table, Seat]:
     """Create a table with its creator in seat 0. Raises ``LobbyError`` for bad input."""
     if preset not in PRESETS:
-        raise LobbyError(EDITION_REFUSED)
+        raise LobbyError(str(EDITION_REFUSED))
     try:
         resolve_options(preset, overrides or {})
     except EngineError as error:
-        raise LobbyError(f"House rules: {error}") from None
+        raise LobbyError(engine_words(error)) from None
     if mode not in MODES:
-        raise LobbyError(MODE_REFUSED)
+        raise LobbyError(str(MODE_REFUSED))
     if not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise LobbyError(SEATS_REFUSED)
+        raise LobbyError(str(SEATS_REFUSED))
     cleaned = clean_player_name(name)
     if colour not in COLOUR_IDS:
-        raise LobbyError(COLOUR_REFUSED)
+        raise LobbyError(str(COLOUR_REFUSED))
     with transaction.atomic():
-        for _ in range(5):
+        for _attempt in range(5):
             code = new_code()
             if not Table.objects.filter(code=code).exists():
                 break
@@ -164,10 +176,10 @@ def add_player(code: str, token: str | None, *, name: str, colour: str) -> Seat:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(code=code)
         if not token or token != host_token_of(table):
-            raise LobbyError("Only the host can add players.", code="not_creator")
+            raise LobbyError(_("Only the host can add players."), code="not_creator")
         if table.mode != "tabletop":
             raise LobbyError(
-                "Players without a device are added at tabletop games only.", code="not_tabletop"
+                _("Players without a device are added at tabletop games only."), code="not_tabletop"
             )
     return join_table(code, name=name, colour=colour)
 
@@ -176,17 +188,17 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
     """Give the next free seat to a new player. Raises ``LobbyError`` when that is impossible."""
     cleaned = clean_player_name(name)
     if colour not in COLOUR_IDS:
-        raise LobbyError(COLOUR_REFUSED)
+        raise LobbyError(str(COLOUR_REFUSED))
     try:
         with transaction.atomic():
             table = Table.objects.select_for_update().get(code=code)
             if table.status != Table.Status.LOBBY:
-                raise LobbyError("This game has already started.")
+                raise LobbyError(_("This game has already started."))
             seats = list(table.seats.all())
             if len(seats) >= table.max_seats:
-                raise LobbyError("Every seat at this table is taken.")
+                raise LobbyError(_("Every seat at this table is taken."))
             if any(seat.colour == colour for seat in seats):
-                raise LobbyError("That colour is taken; please choose another.")
+                raise LobbyError(_("That colour is taken; please choose another."))
             cleaned = clean_seat_name(cleaned, (seat.name for seat in seats))
             publish.changed(code)
             return Seat.objects.create(
@@ -194,7 +206,7 @@ def join_table(code: str, *, name: str, colour: str) -> Seat:
             )
     except IntegrityError:
         raise LobbyError(
-            "Someone took that seat or colour a moment ago; please try again."
+            _("Someone took that seat or colour a moment ago; please try again.")
         ) from None
 
 
@@ -210,12 +222,13 @@ def start_game(code: str, token: str) -> Table:
         table = Table.objects.select_for_update().get(code=code)
         seats = list(table.seats.all())
         if not token or token != host_token_of(table):
-            raise LobbyError("Only the host can start the game.", code="not_creator")
+            raise LobbyError(_("Only the host can start the game."), code="not_creator")
         if table.status != Table.Status.LOBBY:
-            raise LobbyError("The game has already started.", code="not_ready")
+            raise LobbyError(_("The game has already started."), code="not_ready")
         if len(seats) < MIN_PLAYERS:
             raise LobbyError(
-                f"At least {MIN_PLAYERS} players are needed to start.", code="not_ready"
+                _("At least %(least)s players are needed to start.") % {"least": MIN_PLAYERS},
+                code="not_ready",
             )
         seed = secret_seed()
         names = [seat.name for seat in seats]
@@ -281,13 +294,15 @@ def start_rematch(
                 all(seat.token != token for seat in seats) and token != host_token_of(table)
             ):
                 raise LobbyError(
-                    "Only the players of this game can start a rematch.", code="not_player"
+                    _("Only the players of this game can start a rematch."), code="not_player"
                 )
             existing = Table.objects.filter(rematch_of=table).first()
             if existing is not None:
                 return existing, None
             if table.status != Table.Status.FINISHED:
-                raise LobbyError("A rematch can start once the game is over.", code="not_finished")
+                raise LobbyError(
+                    _("A rematch can start once the game is over."), code="not_finished"
+                )
             if may_create is not None and not may_create():
                 raise LobbyError(too_many_tables(new_tables()), code="too_many_tables")
             new = Table.objects.create(
@@ -336,7 +351,7 @@ def rematch_seat(old: Seat) -> Seat | None:
 
 def _free_code() -> str:
     """A table code no table uses yet (the unique column still has the last word)."""
-    for _ in range(5):
+    for _attempt in range(5):
         code = new_code()
         if not Table.objects.filter(code=code).exists():
             break

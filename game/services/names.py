@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Final
 
 import regex
+from django.utils.translation import gettext as _
 
 from game.words.isolates import isolate as isolate  # where names meet plain text lines
 
@@ -92,22 +93,23 @@ def clean_name(name: object, max_length: int) -> str:
     anything invisible is refused rather than dropped.
     """
     if not isinstance(name, str):
-        raise BadName("Please enter your name.")
+        raise BadName(_("Please enter your name."))
     if len(name) > 8 * max_length:
-        raise BadName(f"Names have at most {max_length} characters.")
+        raise BadName(_("Names have at most %(most)s characters.") % {"most": max_length})
     normal = unicodedata.normalize("NFKC", name)
     cleaned = " ".join(normal.split())
     for char in cleaned:
         if _invisible(char):
             raise BadName(
-                f"Names cannot contain invisible or control characters ({_describe(char)})."
+                _("Names cannot contain invisible or control characters (%(character)s).")
+                % {"character": _describe(char)}
             )
     if not cleaned:
-        raise BadName("Please enter your name.")
+        raise BadName(_("Please enter your name."))
     if not any(unicodedata.category(char)[0] in VISIBLE_CATEGORIES for char in cleaned):
-        raise BadName("A name needs at least one visible letter, digit or symbol.")
+        raise BadName(_("A name needs at least one visible letter, digit or symbol."))
     if len(cleaned) > max_length:
-        raise BadName(f"Names have at most {max_length} characters.")
+        raise BadName(_("Names have at most %(most)s characters.") % {"most": max_length})
     return cleaned
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from django.utils.translation import gettext as _
+
 from game.engine.commands import (
     Adjust,
     Command,
@@ -57,10 +59,10 @@ def started_table(code: str) -> tuple[TableHead, GameState]:
     """A started table's head and its current state, for a preview (inside a transaction)."""
     row = Table.objects.filter(code=code).values_list("id", "status", "version").first()
     if row is None:
-        raise CommandRefused("no_table", "There is no such table.")
+        raise CommandRefused("no_table", _("There is no such table."))
     table = TableHead(id=row[0], code=code, status=row[1], version=row[2])
     if table.status == Table.Status.LOBBY:
-        raise CommandRefused("not_started", "The game has not started yet.", table.version)
+        raise CommandRefused("not_started", _("The game has not started yet."), table.version)
     return table, tables.load_state_at((table.id, table.code), table.version)
 
 
@@ -76,20 +78,22 @@ def acting_seat(
             return sender.seat
         return default_seat(state, table, command)
     if not isinstance(as_seat, int) or isinstance(as_seat, bool):
-        raise CommandRefused("malformed", "'seat' must be a seat number", table.version)
+        raise CommandRefused("malformed", _("'seat' must be a seat number."), table.version)
     if state.mode is not Mode.TABLETOP or not sender.host:
         raise CommandRefused(
-            "not_host", "Only the host of a tabletop game enters for other seats.", table.version
+            "not_host", _("Only the host of a tabletop game enters for other seats."), table.version
         )
     if not 0 <= as_seat < len(state.players):
-        raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.", table.version)
+        raise CommandRefused(
+            "malformed", _("There is no seat %(number)s.") % {"number": as_seat + 1}, table.version
+        )
     return as_seat
 
 
 def default_seat(state: GameState, table: TableHead, command: Command) -> int:
     """The seat a host without one enters for when the command names none."""
     if state.mode is not Mode.TABLETOP:
-        raise CommandRefused("spectator", "Spectators watch; only seated players can play.")
+        raise CommandRefused("spectator", _("Spectators watch; only seated players can play."))
     if isinstance(command, Undo):
         kept = effective(state.log)
         return int(state.log[kept[-1]]["seat"]) if kept else 0
@@ -104,11 +108,13 @@ def check_host_only(state: GameState, table: TableHead, sender: Sender, command:
     middle of another's turn. Only the host adjusts points and corrects earlier entries."""
     if state.mode is Mode.TABLETOP and isinstance(command, EndGame | Finish) and not sender.host:
         raise CommandRefused(
-            "not_host", "Only the host ends or finishes a tabletop game.", table.version
+            "not_host", _("Only the host ends or finishes a tabletop game."), table.version
         )
     if isinstance(command, Adjust | Correct) and not sender.host:
         raise CommandRefused(
-            "not_host", "Only the host adjusts points or corrects earlier entries.", table.version
+            "not_host",
+            _("Only the host adjusts points or corrects earlier entries."),
+            table.version,
         )
 
 
@@ -121,14 +127,19 @@ def check_shared_sender(table: TableHead, sender: Sender, command: Command) -> N
     if sender.seat not in command.seats:
         raise CommandRefused(
             "not_host",
-            "Only the host, or a player among those who share the points, enters a shared scoring.",
+            _(
+                "Only the host, or a player among those who share the points, enters a shared"
+                " scoring."
+            ),
             table.version,
         )
     if any(share.figure is not None and share.seat != sender.seat for share in command.shares):
         raise CommandRefused(
             "not_host",
-            "Each player chooses the figure for their own share; leave the others' figures open"
-            " (they are asked), or let the host enter it.",
+            _(
+                "Each player chooses the figure for their own share; leave the others' figures"
+                " open (they are asked), or let the host enter it."
+            ),
             table.version,
         )
 
@@ -136,5 +147,5 @@ def check_shared_sender(table: TableHead, sender: Sender, command: Command) -> N
 def locked_table(code: str) -> TableHead:
     table = lock_table(code)
     if table is None:
-        raise CommandRefused("no_table", "There is no such table.")
+        raise CommandRefused("no_table", _("There is no such table."))
     return table

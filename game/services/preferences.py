@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from game.engine.state import Mode
 from game.models import Seat, Table
@@ -34,21 +35,23 @@ def set_preference(
     ``as_seat``: the host of a tabletop game sets it for a player who has no device.
     """
     if seat is None and not (host and as_seat is not None):
-        raise CommandRefused("spectator", "Spectators have no figures.")
+        raise CommandRefused("spectator", _("Spectators have no figures."))
     if figure not in Seat.Preference.values:
-        raise CommandRefused("malformed", "'figure' must be ask, meeple or messenger")
+        raise CommandRefused("malformed", _("'figure' must be ask, meeple or messenger"))
     with transaction.atomic():
         table = locked_table(code)
         if as_seat is not None and as_seat != seat:
             mode = Table.objects.values_list("mode", flat=True).get(pk=table.id)
             if mode != Mode.TABLETOP or not Sender(table.id, seat, host).host:
                 raise CommandRefused(
-                    "not_host", "Only the host of a tabletop game sets other seats' figures."
+                    "not_host", _("Only the host of a tabletop game sets other seats' figures.")
                 )
             if not isinstance(as_seat, int) or isinstance(as_seat, bool):
-                raise CommandRefused("malformed", "'seat' must be a seat number")
+                raise CommandRefused("malformed", _("'seat' must be a seat number."))
             if not Seat.objects.filter(table_id=table.id, index=as_seat).exists():
-                raise CommandRefused("malformed", f"There is no seat {as_seat + 1}.")
+                raise CommandRefused(
+                    "malformed", _("There is no seat %(number)s.") % {"number": as_seat + 1}
+                )
             seat = as_seat
         assert seat is not None  # refused above: a spectator acts only as a host for a seat
         changed = (

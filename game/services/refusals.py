@@ -5,7 +5,7 @@ Every service raises it, and the websocket answers it to the sender alone as an 
 so one class here, below every service that refuses, keeps the codes and their words together.
 The functions below turn into a refusal what may be refused: a command that does not parse, an
 id or a version that is not one, an engine error (``apply_or_refuse``), and, for a command that
-came too late, what happened meanwhile, in words."""
+came too late, what happened meanwhile; game.words.refusals words them in the reader's language."""
 
 from __future__ import annotations
 
@@ -13,16 +13,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from game.engine.commands import (
-    Command,
-    EndGame,
-    EndTurn,
-    Finish,
-    Score,
-    ScoreShared,
-    Undo,
-    parse_command,
-)
+from django.utils.translation import gettext as _
+
+from game.engine.commands import Command, EndTurn, parse_command
 from game.engine.errors import EngineError, GameOver, MalformedCommand, NotYourDecision, TurnOver
 from game.engine.events import Event
 from game.engine.play import apply
@@ -31,15 +24,27 @@ from game.models import LogEntry
 from game.services import limits
 from game.services.names import isolate
 from game.store.log import TableHead
+from game.words import refusals as words
 
 COMMAND_ID_LENGTH: Final = 64
 
 
 class CommandRefused(Exception):
-    """A request that changes nothing; ``code`` is one of protocol.md's error codes."""
+    """A request that changes nothing; ``code`` is one of protocol.md's error codes.
+
+    ``message`` is worded in the reader's language (the one active where the refusal is made:
+    the page's, or the websocket's, which its handlers and their threads inherit); programs
+    read ``code``. ``reason``: the engine's code when the engine refused (game.words.refusals
+    words it), for a client that wants to tell refusals of one code apart.
+    """
 
     def __init__(
-        self, code: str, message: str, version: int | None = None, field: str | None = None
+        self,
+        code: str,
+        message: str,
+        version: int | None = None,
+        field: str | None = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -47,6 +52,14 @@ class CommandRefused(Exception):
         self.version = version
         self.field = field
         """The key of the message at fault, for an unknown or misplaced one."""
+        self.reason = reason
+
+    @classmethod
+    def engine(cls, code: str, error: EngineError, version: int | None = None) -> CommandRefused:
+        """A refusal for an engine error, in the reader's words (names isolated, as in every
+        message that quotes one)."""
+        field = error.field if isinstance(error, MalformedCommand) else None
+        return cls(code, words.engine_words(error, isolate), version, field, error.code)
 
 
 def parse_or_refuse(command: object, *, with_seat: bool) -> Command:
@@ -55,10 +68,13 @@ def parse_or_refuse(command: object, *, with_seat: bool) -> Command:
     try:
         return parse_command(command, with_seat=with_seat)  # type: ignore[arg-type]
     except MalformedCommand as error:
-        message = str(error)
         if error.field == "seat":
-            message += ": the seat a command is for goes beside it, as the frame's 'seat'"
-        raise CommandRefused("malformed", message, field=error.field) from None
+            message = _(
+                "A command takes no 'seat': the seat a command is for goes beside it, as the"
+                " frame's 'seat'."
+            )
+            raise CommandRefused("malformed", message, field="seat", reason=error.code) from None
+        raise CommandRefused.engine("malformed", error) from None
 
 
 _COMMAND_ID: Final = re.compile(rf"[A-Za-z0-9._:~-]{{1,{COMMAND_ID_LENGTH}}}")
@@ -76,15 +92,18 @@ def check_command_id(command_id: object) -> str:
     if not isinstance(command_id, str) or _COMMAND_ID.fullmatch(command_id) is None:
         raise CommandRefused(
             "malformed",
-            f"a command needs an 'id' of 1 to {COMMAND_ID_LENGTH} characters"
-            " (letters, digits and . _ : ~ -)",
+            _(
+                "A command needs an 'id' of 1 to %(length)s characters (letters, digits and"
+                " . _ : ~ -)."
+            )
+            % {"length": COMMAND_ID_LENGTH},
         )
     return command_id
 
 
 def check_version(version: object) -> int:
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise CommandRefused("malformed", "a command needs the 'version' it was made against")
+        raise CommandRefused("malformed", _("A command needs the 'version' it was made against."))
     return version
 
 
@@ -94,77 +113,24 @@ def apply_or_refuse(
     try:
         return apply(state, seat, command)
     except NotYourDecision as error:
-        raise CommandRefused("not_your_turn", str(error), table.version) from None
+        raise CommandRefused.engine("not_your_turn", error, table.version) from None
     except TurnOver as error:
         message = turn_over_words(state, table, command, error)
-        raise CommandRefused("turn_over", message, table.version) from None
+        raise CommandRefused("turn_over", message, table.version, reason=error.code) from None
     except GameOver as error:
-        raise CommandRefused("game_over", str(error), table.version) from None
+        raise CommandRefused.engine("game_over", error, table.version) from None
     except EngineError as error:
-        raise CommandRefused("illegal", str(error), table.version) from None
-
-
-_MEANWHILE_SHOWN: Final = 3
-"""How many of the entries made meanwhile a refusal names (the latest); more are counted."""
+        raise CommandRefused.engine("illegal", error, table.version) from None
 
 
 def meanwhile_words(state: GameState, since: Sequence[Mapping[str, Any]]) -> str:
-    """What the entries since a client's version did, in words: "4 points were entered for
-    Cleo", for a refusal that must say why the client's entry did not count."""
-    names = [player.name for player in state.players]
-    said = [entry_words(action, names) for action in since if action["type"] != "choose_figure"]
-    if not said:
-        said = ["a figure was chosen"] if since else ["the game moved on"]
-    shown = said[-_MEANWHILE_SHOWN:]
-    text = ", ".join(shown)
-    if len(said) > len(shown):
-        text = f"{len(said) - len(shown)} more entries were made, then {text}"
-    return text
-
-
-def entry_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One entry in words for a refusal's "Meanwhile ..."."""
-
-    def name(seat: int) -> str:
-        return isolate(names[seat]) if 0 <= seat < len(names) else f"seat {seat + 1}"
-
-    kind = action["type"]
-    if kind == Score.type:
-        points = action["points"]
-        were = "1 point was" if points == 1 else f"{points} points were"
-        return f"{were} entered for {name(action['seat'])}"
-    if kind == ScoreShared.type:
-        seats = [name(share["seat"]) for share in action["shares"]]
-        return (
-            f"{action['points']} points each were entered for {', '.join(seats[:-1])}"
-            f" and {seats[-1]}"
-        )
-    if kind == EndTurn.type:
-        return f"{name(action['seat'])}'s turn was ended"
-    if kind == Undo.type:
-        return "an entry was undone"
-    if kind == "resolve_message":
-        return f"{name(action['seat'])} resolved a message"
-    if kind == EndGame.type:
-        return "the game was ended"
-    if kind == Finish.type:
-        return "the final scoring was completed"
-    done = _DONE.get(kind, f"played ({kind.replace('_', ' ')})")
-    return f"{name(action['seat'])} {done}"
-
-
-_DONE: Final = {
-    "place_tile": "placed a tile",
-    "place_follower": "placed a follower",
-    "skip_follower": "placed no follower",
-    "adjust": "had points adjusted by the host",
-    "correct": "corrected an earlier entry",
-}
+    """What the entries since a client's version did, in the reader's words."""
+    return words.meanwhile_words([isolate(player.name) for player in state.players], since)
 
 
 def turn_over_words(state: GameState, table: TableHead, command: Command, error: TurnOver) -> str:
     """A refused ``end_turn`` naming whose turn it ended already: "Ann's turn has already
-    ended; it is Bob's turn now." (the engine's words when the turn's seat is not known)."""
+    ended; it is Bob's turn now." (the engine's reason when the turn's seat is not known)."""
     assert isinstance(command, EndTurn) and command.turn is not None
     seat: int | None = None
     if command.turn < state.turn:
@@ -172,14 +138,14 @@ def turn_over_words(state: GameState, table: TableHead, command: Command, error:
     elif command.turn == state.turn and limits.turn_key(state) != limits.ENDING_TURN:
         seat = state.active
     if seat is None or not 0 <= seat < len(state.players):
-        return f"{str(error)[:1].upper()}{str(error)[1:]}."
-    ended = isolate(state.players[seat].name)
-    now = isolate(state.players[state.active].name)
-    if command.turn == state.turn:
-        return f"{ended}'s turn is already ending; nothing more was ended."
-    if seat == state.active:
-        return f"{ended}'s turn {command.turn} has already ended; {now} plays another turn now."
-    return f"{ended}'s turn has already ended; it is {now}'s turn now. Nothing more was ended."
+        return words.engine_words(error, isolate)
+    return words.turn_over_words(
+        isolate(state.players[seat].name),
+        isolate(state.players[state.active].name),
+        command.turn,
+        same_turn=command.turn == state.turn,
+        again=seat == state.active,
+    )
 
 
 _TURN_STARTS_READ: Final = 8

@@ -19,6 +19,7 @@ from typing import Final
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from game.models import Connection, Seat, Table
 from game.players import TABLE_LEVELS as LEVELS
@@ -55,34 +56,35 @@ def _changing(code: str) -> Table:
     try:
         table = Table.objects.select_for_update().get(code=code)
     except Table.DoesNotExist:
-        raise LobbyError("There is no such table.", code="no_table") from None
+        raise LobbyError(_("There is no such table."), code="no_table") from None
     publish.changed(code)
     return table
 
 
-def _host_table(code: str, token: str | None, what: str) -> Table:
+def _host_table(code: str, token: str | None, refusal: str) -> Table:
+    """The table, if ``token`` is its host's; else ``refusal`` (worded) is raised."""
     table = _changing(code)
     if not token or token != host_token(table):
-        raise LobbyError(f"Only the host can {what}.", code="not_host")
+        raise LobbyError(refusal, code="not_host")
     return table
 
 
-def _in_lobby(table: Table, what: str) -> None:
+def _in_lobby(table: Table, refusal: str) -> None:
     if table.status != Table.Status.LOBBY:
-        raise LobbyError(f"Players can {what} only before the game starts.", code="not_lobby")
+        raise LobbyError(refusal, code="not_lobby")
 
 
-def _playing(table: Table, what: str) -> None:
+def _playing(table: Table, refusal: str) -> None:
     if table.status != Table.Status.PLAYING:
-        raise LobbyError(f"You can {what} only during the game.", code="not_playing")
+        raise LobbyError(refusal, code="not_playing")
 
 
 def _seat(table: Table, index: object) -> Seat:
     if not isinstance(index, int) or isinstance(index, bool):
-        raise LobbyError("'seat' must be a seat number.", code="malformed")
+        raise LobbyError(_("'seat' must be a seat number."), code="malformed")
     seat = Seat.objects.filter(table=table, index=index).first()
     if seat is None:
-        raise LobbyError(f"There is no seat {index + 1}.", code="no_seat")
+        raise LobbyError(_("There is no seat %(number)s.") % {"number": index + 1}, code="no_seat")
     return seat
 
 
@@ -105,8 +107,8 @@ def _renumber(table: Table, order: Sequence[int]) -> None:
 def reorder(code: str, token: str | None, order: object) -> None:
     """Seat the players in ``order`` (their current seat numbers); the first one starts."""
     with transaction.atomic():
-        table = _host_table(code, token, "change the seating order")
-        _in_lobby(table, "change seats")
+        table = _host_table(code, token, _("Only the host can change the seating order."))
+        _in_lobby(table, _("Players can change seats only before the game starts."))
         indices = sorted(Seat.objects.filter(table=table).values_list("index", flat=True))
         if (
             not isinstance(order, list)
@@ -114,7 +116,7 @@ def reorder(code: str, token: str | None, order: object) -> None:
             or sorted(order) != indices
         ):
             raise LobbyError(
-                "'order' must list every seat number once, in the new order.", code="malformed"
+                _("'order' must list every seat number once, in the new order."), code="malformed"
             )
         _renumber(table, order)
         table.save(update_fields=["updated"])
@@ -123,8 +125,8 @@ def reorder(code: str, token: str | None, order: object) -> None:
 def start_player(code: str, token: str | None, seat: object) -> None:
     """Let ``seat`` start, keeping the order around the table (the seats turn round)."""
     with transaction.atomic():
-        table = _host_table(code, token, "choose who starts")
-        _in_lobby(table, "change seats")
+        table = _host_table(code, token, _("Only the host can choose who starts."))
+        _in_lobby(table, _("Players can change seats only before the game starts."))
         first = _seat(table, seat).index
         count = Seat.objects.filter(table=table).count()
         _renumber(table, [(first + step) % count for step in range(count)])
@@ -137,8 +139,8 @@ def rename(code: str, token: str | None, seat: object, name: object) -> None:
         table = _changing(code)
         target = _seat(table, seat)
         if not token or token not in (host_token(table), target.token):
-            raise LobbyError("Only the host can rename other players.", code="not_host")
-        _in_lobby(table, "change names")
+            raise LobbyError(_("Only the host can rename other players."), code="not_host")
+        _in_lobby(table, _("Players can change names only before the game starts."))
         others = Seat.objects.filter(table=table).exclude(pk=target.pk)
         target.name = clean_seat_name(name, [other.name for other in others])
         target.save(update_fields=["name"])
@@ -147,12 +149,12 @@ def rename(code: str, token: str | None, seat: object, name: object) -> None:
 def remove(code: str, token: str | None, seat: object) -> None:
     """Take a player (or a computer) off the table; their link stops working."""
     with transaction.atomic():
-        table = _host_table(code, token, "remove players")
-        _in_lobby(table, "be removed")
+        table = _host_table(code, token, _("Only the host can remove players."))
+        _in_lobby(table, _("Players can be removed only before the game starts."))
         target = _seat(table, seat)
         if target.token == host_token(table):
             raise LobbyError(
-                "The host cannot remove their own seat; hand the host role on first.",
+                _("The host cannot remove their own seat; hand the host role on first."),
                 code="host_seat",
             )
         _delete_seat(table, target)
@@ -170,19 +172,19 @@ def hand_host(code: str, token: str | None, seat: object) -> None:
     """Make the person in ``seat`` the host (at any time); the old host keeps their seat. The
     new host's page must be open, so that the role never lands where nobody can use it."""
     with transaction.atomic():
-        table = _host_table(code, token, "hand the host role on")
+        table = _host_table(code, token, _("Only the host can hand the host role on."))
         target = _seat(table, seat)
         if target.token == table.host_token or (not table.host_token and target.index == 0):
-            raise LobbyError("That player is the host already.", code="already_host")
+            raise LobbyError(_("That player is the host already."), code="already_host")
         if target.computer and not target.stand_in:
-            raise LobbyError("A computer player cannot host.", code="computer_seat")
+            raise LobbyError(_("A computer player cannot host."), code="computer_seat")
         if target.vacant:
-            raise LobbyError("Nobody sits in that seat now.", code="vacant_seat")
+            raise LobbyError(_("Nobody sits in that seat now."), code="vacant_seat")
         if target.index not in connected_seats(table):
             # A seat nobody has open (a player without a phone, one who has gone) would take
             # the host role where nobody can use it.
             raise LobbyError(
-                "Hand the host role to a player whose page is open.", code="not_connected"
+                _("Hand the host role to a player whose page is open."), code="not_connected"
             )
         table.host_token = target.token
         table.save(update_fields=["host_token", "updated"])
@@ -195,16 +197,16 @@ def host_without_seat(code: str, token: str | None) -> None:
     everyone at it plays on the screen.
     """
     with transaction.atomic():
-        table = _host_table(code, token, "keep the score without playing")
-        _in_lobby(table, "change seats")
+        table = _host_table(code, token, _("Only the host can keep the score without playing."))
+        _in_lobby(table, _("Players can change seats only before the game starts."))
         if table.mode != "tabletop":
             raise LobbyError(
-                "Only at a tabletop game can the host keep the score without playing.",
+                _("Only at a tabletop game can the host keep the score without playing."),
                 code="not_tabletop",
             )
         own = Seat.objects.filter(table=table, token=token).first()
         if own is None:
-            raise LobbyError("You already keep the score without playing.", code="no_seat")
+            raise LobbyError(_("You already keep the score without playing."), code="no_seat")
         table.host_token = own.token
         table.save(update_fields=["host_token", "updated"])
         _delete_seat(table, own)
@@ -213,18 +215,21 @@ def host_without_seat(code: str, token: str | None) -> None:
 def add_computer(code: str, token: str | None, level: object) -> Seat:
     """Seat a computer player in the lobby of a board game."""
     if level not in LEVELS:
-        raise LobbyError(f"'level' must be one of {', '.join(LEVELS)}.", code="malformed")
+        raise LobbyError(
+            _("'level' must be one of %(levels)s.") % {"levels": ", ".join(LEVELS)},
+            code="malformed",
+        )
     with transaction.atomic():
-        table = _host_table(code, token, "add computer players")
-        _in_lobby(table, "be added")
+        table = _host_table(code, token, _("Only the host can add computer players."))
+        _in_lobby(table, _("Players can be added only before the game starts."))
         if table.mode != "board":
             raise LobbyError(
-                "Computer players play board games only; at a tabletop game the table plays.",
+                _("Computer players play board games only; at a tabletop game the table plays."),
                 code="not_board",
             )
         seats = list(Seat.objects.filter(table=table))
         if len(seats) >= table.max_seats:
-            raise LobbyError("Every seat at this table is taken.", code="full")
+            raise LobbyError(_("Every seat at this table is taken."), code="full")
         taken = {seat.colour for seat in seats}
         colour = next(colour for colour in COLOUR_IDS if colour not in taken)
         name = _computer_name([seat.name for seat in seats])
@@ -254,16 +259,16 @@ def leave(code: str, token: str | None) -> None:
         table = _changing(code)
         own = Seat.objects.filter(table=table, token=token).first() if token else None
         if own is None:
-            raise LobbyError("You have no seat at this table.", code="spectator")
+            raise LobbyError(_("You have no seat at this table."), code="spectator")
         if token == host_token(table):
             raise LobbyError(
-                "The host cannot leave; hand the host role to another player first.",
+                _("The host cannot leave; hand the host role to another player first."),
                 code="host_seat",
             )
         if table.status == Table.Status.LOBBY:
             _delete_seat(table, own)
             return
-        _playing(table, "leave your seat")
+        _playing(table, _("You can leave your seat only during the game."))
         own.token = new_token()
         own.vacant = True
         own.away_since = timezone.now()
@@ -276,14 +281,14 @@ def admit(code: str, token: str | None, seat: object) -> None:
     """Give a seat a new personal link for a new person (the old link stops working); the host
     shows it, and whoever opens it takes the seat."""
     with transaction.atomic():
-        table = _host_table(code, token, "admit someone to a seat")
+        table = _host_table(code, token, _("Only the host can admit someone to a seat."))
         target = _seat(table, seat)
         if target.token == host_token(table):
-            raise LobbyError("That is the host's own seat.", code="host_seat")
+            raise LobbyError(_("That is the host's own seat."), code="host_seat")
         if target.computer and not target.stand_in and table.status == Table.Status.LOBBY:
-            raise LobbyError("Remove the computer player instead.", code="computer_seat")
+            raise LobbyError(_("Remove the computer player instead."), code="computer_seat")
         if table.status == Table.Status.FINISHED:
-            raise LobbyError("The game is over.", code="game_over")
+            raise LobbyError(_("The game is over."), code="game_over")
         target.token = new_token()
         target.vacant = True
         target.save(update_fields=["token", "vacant"])
@@ -312,7 +317,10 @@ def computer_for(code: str, token: str | None, seat: object, level: object = "st
     connected player's seat is never handed away.
     """
     if level not in LEVELS:
-        raise LobbyError(f"'level' must be one of {', '.join(LEVELS)}.", code="malformed")
+        raise LobbyError(
+            _("'level' must be one of %(levels)s.") % {"levels": ", ".join(LEVELS)},
+            code="malformed",
+        )
     from game.services.computers import seat_to_move  # the engine's view of whose turn it is
 
     with transaction.atomic():
@@ -321,26 +329,27 @@ def computer_for(code: str, token: str | None, seat: object, level: object = "st
         host = bool(token) and token == host_token(table)
         own = Seat.objects.filter(table=table, token=token).first() if token else None
         if not host and own is None:
-            raise LobbyError("Only players at the table can do that.", code="spectator")
-        _playing(table, "hand a seat to a computer")
+            raise LobbyError(_("Only players at the table can do that."), code="spectator")
+        _playing(table, _("You can hand a seat to a computer only during the game."))
         if table.mode != "board":
-            raise LobbyError("Computer players play board games only.", code="not_board")
+            raise LobbyError(_("Computer players play board games only."), code="not_board")
         if target.computer:
-            raise LobbyError("A computer already plays that seat.", code="computer_seat")
+            raise LobbyError(_("A computer already plays that seat."), code="computer_seat")
         if target.index in connected_seats(table):
             raise LobbyError(
-                "That player is connected; only an absent player's seat can be handed over.",
+                _("That player is connected; only an absent player's seat can be handed over."),
                 code="not_absent",
             )
         if not host:
             if seat_to_move(table) != target.index:
                 raise LobbyError(
-                    "Only the host hands over a seat that is not the one to move.",
+                    _("Only the host hands over a seat that is not the one to move."),
                     code="not_host",
                 )
             if away_seconds(target) < table.absent_after:
                 raise LobbyError(
-                    f"Wait until the player has been away {table.absent_after} seconds.",
+                    _("Wait until the player has been away %(seconds)s seconds.")
+                    % {"seconds": table.absent_after},
                     code="not_absent",
                 )
         target.computer = str(level)
@@ -356,10 +365,10 @@ def take_back(code: str, token: str | None, seat: object) -> None:
         target = _seat(table, seat)
         if not token or token not in (target.token, host_token(table)):
             raise LobbyError(
-                "Only the seat's player or the host can take it back.", code="not_host"
+                _("Only the seat's player or the host can take it back."), code="not_host"
             )
         if not target.stand_in:
-            raise LobbyError("No computer stands in for that seat.", code="no_stand_in")
+            raise LobbyError(_("No computer stands in for that seat."), code="no_stand_in")
         target.computer = ""
         target.stand_in = False
         target.save(update_fields=["computer", "stand_in"])
@@ -371,8 +380,12 @@ def set_absent_after(code: str, token: str | None, seconds: object) -> None:
     absent."""
     low, high = settings.ABSENT_AFTER_MIN_SECONDS, settings.ABSENT_AFTER_MAX_SECONDS
     if not isinstance(seconds, int) or isinstance(seconds, bool) or not low <= seconds <= high:
-        raise LobbyError(f"'seconds' must be a whole number from {low} to {high}.", "malformed")
+        raise LobbyError(
+            _("'seconds' must be a whole number from %(low)s to %(high)s.")
+            % {"low": low, "high": high},
+            "malformed",
+        )
     with transaction.atomic():
-        table = _host_table(code, token, "change the table's settings")
+        table = _host_table(code, token, _("Only the host can change the table's settings."))
         table.absent_after = seconds
         table.save(update_fields=["absent_after", "updated"])

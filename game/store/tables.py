@@ -133,7 +133,7 @@ class _History:
                 if kept is None:
                     kept = effective(state.log)
                 if not kept:
-                    raise IllegalCommand("there is nothing to undo")
+                    raise IllegalCommand("there is nothing to undo", "nothing_to_undo")
                 target = kept.pop()
                 before = self.at(target)
                 state, _ = undo_from(state, action["seat"], before, target=target)
@@ -236,7 +236,7 @@ def undo(
     the nearest checkpoint before that entry rather than from the setup. ``target``: that
     entry's index, when the caller already knows it (``undo_target`` reads the whole log)."""
     if state.mode is not Mode.TABLETOP:
-        raise IllegalCommand("only entries of a tabletop game can be undone")
+        raise IllegalCommand("only entries of a tabletop game can be undone", "undo_not_tabletop")
     if target is None:
         target = undo_target(state)
     before = _History(key[0], None).at(target)

@@ -6,6 +6,9 @@ from collections.abc import Callable, Iterable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrPromise
 
 
 def _bad(texts: Iterable[str]) -> bool:
@@ -32,17 +35,24 @@ class RejectBadText:
         try:
             post = request.POST if request.method == "POST" else None
         except MultiPartParserError:
-            return HttpResponseBadRequest(
-                "The form could not be read.", content_type="text/plain; charset=utf-8"
-            )
+            return _refuse(request, gettext_lazy("The form could not be read."))
         for data in (request.GET, post):
             if data is not None:
                 for key, values in data.lists():
                     fields.append(key)
                     fields.extend(values)
         if _bad(fields):
-            return HttpResponseBadRequest(
-                "Text in the address or the form may not contain NUL or invalid characters.",
-                content_type="text/plain; charset=utf-8",
+            return _refuse(
+                request,
+                gettext_lazy(
+                    "Text in the address or the form may not contain NUL or invalid characters."
+                ),
             )
         return self.get_response(request)
+
+
+def _refuse(request: HttpRequest, text: StrPromise) -> HttpResponse:
+    """400 saying ``text`` in the reader's language: this runs before LocaleMiddleware, so the
+    language is found here as it would be for the page."""
+    with translation.override(translation.get_language_from_request(request)):
+        return HttpResponseBadRequest(str(text), content_type="text/plain; charset=utf-8")

@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from game.engine.errors import OptionError
 from game.engine.presets import PRESETS, resolve_options
@@ -32,6 +34,7 @@ from game.services.lobby import (
     clean_player_name,
 )
 from game.words.messages import preset_name
+from game.words.refusals import engine_words
 
 _LABELS: Final = {
     "message_set": (
@@ -76,7 +79,7 @@ _LABELS: Final = {
     ),
 }
 
-_CHOICES: Final[dict[str, list[tuple[str, Any]]]] = {
+_CHOICES: Final[dict[str, list[tuple[str, StrOrPromise]]]] = {
     "message_set": [
         ("c1", gettext_lazy("1st edition")),
         ("c2", gettext_lazy("2nd edition")),
@@ -90,10 +93,14 @@ _CHOICES: Final[dict[str, list[tuple[str, Any]]]] = {
         ("on_landing", gettext_lazy("When a figure stops on one")),
         ("end_of_round", gettext_lazy("When the round ends there")),
     ],
-    # Translators: the values of the house rules "Chained messages" (Yes, No) and "Alone on the
-    # dark space" (On, Off).
-    "chain": [("true", gettext_lazy("Yes")), ("false", gettext_lazy("No"))],
-    "alone_rule": [("true", gettext_lazy("On")), ("false", gettext_lazy("Off"))],
+    "chain": [
+        ("true", pgettext_lazy("house rule", "Yes")),
+        ("false", pgettext_lazy("house rule", "No")),
+    ],
+    "alone_rule": [
+        ("true", pgettext_lazy("house rule", "On")),
+        ("false", pgettext_lazy("house rule", "Off")),
+    ],
     "extra_tile": [
         ("immediate", gettext_lazy("Place a tile now")),
         ("extra_turn", gettext_lazy("Extra turn")),
@@ -109,11 +116,7 @@ _CHOICES: Final[dict[str, list[tuple[str, Any]]]] = {
         ("player_choice", gettext_lazy("Player's choice")),
     ],
     "messages_per_round": [("1", "1"), ("2", gettext_lazy("2 (one per figure)"))],
-    "messages_per_turn": [
-        ("none", gettext_lazy("No cap")),
-        ("1", "1"),
-        ("2", "2"),
-    ],
+    "messages_per_turn": [("none", gettext_lazy("No cap")), ("1", "1"), ("2", "2")],
 }
 
 
@@ -163,7 +166,11 @@ def _refusal(name: str, text: str) -> str:
     messages per turn that the engine would take but the form does not offer)."""
     shown = text if len(text) <= _QUOTED else text[:_QUOTED] + "…"
     offered = ", ".join(value for value, _ in _CHOICES[name])
-    mine = f"House rules: option {name} must be one of {offered}, not {shown!r}"
+    mine = _("The house rule %(option)s must be one of %(allowed)s, not %(value)s.") % {
+        "option": name,
+        "allowed": offered,
+        "value": repr(shown),
+    }
     guess: Any = shown
     if name in _NUMBERS and text.isascii() and text.isdigit():
         if len(text) > _QUOTED:
@@ -172,7 +179,7 @@ def _refusal(name: str, text: str) -> str:
     try:
         resolve_options(next(iter(PRESETS)), {name: guess})
     except OptionError as error:
-        return f"House rules: {error}"
+        return engine_words(error)
     return mine
 
 
@@ -196,7 +203,7 @@ class HouseRuleField(forms.TypedChoiceField):
         super().validate(value)
 
 
-def _refused(message: str) -> dict[str, str]:
+def _refused(message: StrOrPromise) -> dict[str, StrOrPromise]:
     """The error messages of a choice field that says ``message`` whether the field is missing,
     empty or not one of its choices."""
     return {"required": message, "invalid_choice": message}
@@ -316,5 +323,5 @@ def house_rules(preset: str, overrides: Mapping[str, Any] | None) -> list[str]:
         if text != _form_value(getattr(edition, name)):
             words = {key: label for key, label in field["choices"]}.get(text, text)
             # Translators: a house rule and its value, "Alone on the dark space: On".
-            rules.append(gettext("%(rule)s: %(value)s") % {"rule": field["label"], "value": words})
+            rules.append(_("%(rule)s: %(value)s") % {"rule": field["label"], "value": words})
     return rules

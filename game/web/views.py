@@ -13,6 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game.engine.presets import PRESETS
@@ -78,7 +80,7 @@ def _is_host(request: HttpRequest, table: Table) -> bool:
 def _get_table(code: str) -> Table:
     table = Table.objects.filter(code=code).first()
     if table is None:
-        raise Http404("There is no table with that code.")
+        raise Http404(_("There is no table with that code."))
     return table
 
 
@@ -173,10 +175,13 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("table", code=code)
     limit = HourlyLimit("join", settings.JOINS_PER_HOUR)
     if not limit.allow(request):
-        error = (
-            f"Too many seats taken from your address: at most {limit.per_hour} an hour. "
-            "Please wait a while before joining another table."
-        )
+        error = ngettext(
+            "Too many seats taken from your address: at most %(count)s an hour. Please wait a"
+            " while before joining another table.",
+            "Too many seats taken from your address: at most %(count)s an hour. Please wait a"
+            " while before joining another table.",
+            limit.per_hour,
+        ) % {"count": limit.per_hour}
         return _table_page(request, table, error, status=429)
     form = JoinForm(request.POST)
     if not form.is_valid():
@@ -204,7 +209,7 @@ def rejoin(request: HttpRequest, code: str) -> HttpResponse:
     form = RejoinForm(request.POST)
     token = form.cleaned_data["token"] if form.is_valid() else ""
     if not token or not table.seats.filter(token=token).exists():
-        context = {"table": table, "error": "This personal link is not valid for this table."}
+        context = {"table": table, "error": _("This personal link is not valid for this table.")}
         return render(request, "game/rejoin.html", context, status=404)
     _remember_seat(request, code, token)
     claim(table, token)
@@ -248,7 +253,7 @@ def seat_qr(request: HttpRequest, code: str, index: int) -> HttpResponse:
     seat = table.seats.filter(index=index).first() if index < MAX_PLAYERS else None
     allowed = _is_host(request, table) or (mine is not None and mine.index == index)
     if seat is None or not allowed:
-        raise Http404("There is no such seat for you at this table.")
+        raise Http404(_("There is no such seat for you at this table."))
     response = HttpResponse(
         _qr_svg_file(rejoin_link(request, code, seat.token)), content_type="image/svg+xml"
     )
@@ -307,8 +312,10 @@ def record(request: HttpRequest, code: str) -> HttpResponse:
     if table.status != Table.Status.FINISHED:
         return JsonResponse(
             {
-                "error": "The record holds the tile and message orders: "
-                "it is offered once the game is over."
+                "error": _(
+                    "The record holds the tile and message orders: it is offered once the game"
+                    " is over."
+                )
             },
             status=409,
         )
@@ -321,7 +328,7 @@ def _started(code: str) -> Table:
     """A table whose game has started (its story has a beginning); 404 otherwise."""
     table = _get_table(code)
     if table.status == Table.Status.LOBBY or table.setup is None:
-        raise Http404("The game at this table has not started yet.")
+        raise Http404(_("The game at this table has not started yet."))
     return table
 
 

@@ -296,7 +296,7 @@ async def test_refused_commands_change_nothing_and_keep_the_connection() -> None
         await client.send(command(2, command_id, {"type": "undo"}))
         error = await client.receive("error")
         assert error["code"] == "illegal", error
-        assert "only for tabletop games" in error["message"] and "host" not in error["message"]
+        assert "only for game nights" in error["message"] and "host" not in error["message"]
     for client in (ann, bob, spectator):
         await client.close()
     assert_nothing_hidden(frames, TILES, MESSAGES)

@@ -19,6 +19,7 @@ from game.engine.corrections import plays
 from game.models import LogEntry, Table
 from game.services.commands import submit_command
 from game.services.corrections import preview
+from game.services.names import isolate
 from game.services.refusals import CommandRefused
 from game.store.tables import STATES, load_state, record_of
 from tests.store.test_bounded_work import play, refused, send
@@ -309,7 +310,7 @@ def test_the_host_lists_the_entries_to_correct_newest_first_within_the_limit() -
     fixed = {"seat": 0, "type": "score", "points": 6, "figure": "meeple", "category": "city"}
     without_figure = {key: value for key, value in fixed.items() if key != "figure"}
     assert refused(table, correct(0, without_figure)).message == (
-        "name the figure that takes Ann's corrected points"
+        f"Name the figure that takes {isolate('Ann')}'s corrected points."
     )
     send(table, correct(0, fixed))
     send(table, {"type": "adjust", "points": -1, "figure": "meeple"}, as_seat=1)

@@ -101,7 +101,8 @@ def test_a_late_entry_while_a_figure_is_being_chosen_waits() -> None:
     assert error.code == "stale"
     assert error.message.startswith(f"Meanwhile 4 points were entered for {isolated('Cleo')}")
     # Whose decision it is comes before what it waits for (protocol.md, not_your_turn).
-    assert "yours were not counted (it is Cleo's decision, not Dan's)" in error.message
+    reason = f"It is {isolated('Cleo')}'s decision, not {isolated('Dan')}'s."
+    assert error.message.endswith(f"yours were not counted: {reason}")
 
 
 @override_settings(TABLETOP_ENTRIES_PER_TURN=2)

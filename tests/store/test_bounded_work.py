@@ -198,7 +198,7 @@ def test_an_undo_at_a_board_game_is_refused_before_any_replay(
     load_state(table)
     counted = Counted(monkeypatch)
     error = refused(table, {"type": "undo"})
-    assert error.code == "illegal" and "tabletop" in error.message
+    assert error.code == "illegal" and "game nights" in error.message
     assert counted.applies == 0 and counted.rows == 0
 
 
@@ -229,8 +229,8 @@ def test_a_correction_and_its_preview_reach_only_the_entries_the_list_shows() ->
         assert error.code == "too_old"
         assert error.message == (
             "Entry 1 is too old to correct: corrections reach back over the latest 3 entries"
-            " with points within the latest 1000 entries of the log (here back to entry 2);"
-            " adjust the points instead."
+            " with points, within the latest 1000 entries of the log (here back to entry 2)."
+            " Adjust the points instead."
         )
     assert error.version == 5
     shown = preview(table.code, 0, deletion(2), host=True)

@@ -68,7 +68,7 @@ def test_every_refusal_is_listed_in_the_lobbys_order_and_words() -> None:
     assert not form.is_valid()
     assert form.messages() == [
         "Please choose one of the four editions.",
-        "House rules: option alone_rule must be true or false, not 'maybe'",
+        "The house rule alone_rule must be one of true, false, not 'maybe'.",
         "A table has 2 to 6 seats.",
         "Names cannot contain invisible or control characters (U+200B zero width space).",
         "Please choose a colour.",
@@ -83,15 +83,15 @@ def test_every_refusal_is_listed_in_the_lobbys_order_and_words() -> None:
 @pytest.mark.parametrize(
     ("option", "text", "message"),
     [
-        ("trigger", "soon", "option trigger must be one of on_landing, end_of_round, not 'soon'"),
-        ("chain", "1", "option chain must be true or false, not '1'"),
-        ("messages_per_round", "3", "option messages_per_round must be 1 or 2, not 3"),
-        ("messages_per_round", "\u00b2", "must be 1 or 2, not '\u00b2'"),
-        ("messages_per_turn", "0", "must be a positive whole number or none, not 0"),
+        ("trigger", "soon", "trigger must be one of on_landing, end_of_round, not 'soon'."),
+        ("chain", "1", "chain must be one of true, false, not '1'."),
+        ("messages_per_round", "3", "messages_per_round must be one of 1, 2, not 3."),
+        ("messages_per_round", "\u00b2", "must be one of 1, 2, not '\u00b2'."),
+        ("messages_per_turn", "0", "must be a positive whole number or none, not 0."),
         # The engine would take 3 or 10**60 messages a turn; the form offers none, 1 and 2.
-        ("messages_per_turn", "3", "option messages_per_turn must be one of none, 1, 2, not '3'"),
-        ("messages_per_turn", "9" * 5000, "must be one of none, 1, 2, not '" + "9" * 40 + "…'"),
-        ("trigger", "x" * 100_000, "not '" + "x" * 40 + "…'"),
+        ("messages_per_turn", "3", "messages_per_turn must be one of none, 1, 2, not '3'."),
+        ("messages_per_turn", "9" * 5000, "must be one of none, 1, 2, not '" + "9" * 40 + "…'."),
+        ("trigger", "x" * 100_000, "not '" + "x" * 40 + "…'."),
     ],
 )
 def test_a_house_rule_the_form_does_not_offer_is_refused_in_the_engines_words(
@@ -100,7 +100,7 @@ def test_a_house_rule_the_form_does_not_offer_is_refused_in_the_engines_words(
     form = CreateTableForm({**FORM, f"opt_{option}": text})
     assert not form.is_valid()
     [refusal] = form.messages()
-    assert refusal.startswith("House rules: ") and refusal.endswith(message)
+    assert refusal.startswith("The house rule ") and refusal.endswith(message)
     assert len(refusal) < 200
 
 

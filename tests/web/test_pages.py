@@ -46,7 +46,7 @@ def test_creating_a_table_seats_the_creator_and_redirects() -> None:
         ({"seats": "two"}, "2 to 6"),
         ({"preset": "c4"}, "editions"),
         ({"opt_alone_rule": "maybe"}, "alone_rule"),
-        ({"mode": "online"}, "board or tabletop"),
+        ({"mode": "online"}, "on the board or at a game night"),
     ],
 )
 def test_a_bad_create_form_is_shown_again_with_the_reason(fields: dict, error: str) -> None:
