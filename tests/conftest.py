@@ -123,6 +123,18 @@ def _fresh_connection_rates() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Every test starts and ends in the default language: a websocket consumer activates its
+    reader's language for its own task, and a test that drives one through ``async_to_sync``
+    gets that activation back in its own thread (asgiref carries context changes back)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_read_budget() -> Iterator[None]:
     """Every test starts with full read budgets (game/ops/read_budget.py): they live in the
     process's memory, and every test's clients share one address."""

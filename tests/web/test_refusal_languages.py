@@ -60,7 +60,7 @@ def test_the_house_rules_labels_follow_the_language() -> None:
     with translation.override("de"):
         assert house_rules("c3", {"messages_per_turn": None, "chain": True}) == [
             "Depeschen in Folge: Ja",
-            "Depeschen pro Zug: Keine Grenze",
+            "Depeschen pro Zug: Keine Obergrenze",
         ]
 
 
