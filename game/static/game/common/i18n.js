@@ -24,9 +24,7 @@ export function pgettext(context, text) {
 /** `template` with each `%(name)s` replaced by `values[name]`: translations may put the values
  * in another order, so placeholders are always named. */
 export function interpolate(template, values) {
-  return String(template).replace(/%\(([a-z_]+)\)s/g, (whole, key) =>
-    key in values ? String(values[key]) : whole,
-  );
+  return String(template).replace(/%\(([a-z_]+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
 }
 
 /** The page's language (its <html lang>), for numbers and dates. */
