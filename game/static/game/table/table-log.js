@@ -11,7 +11,7 @@ const FEATURES = new Set(["road", "city", "monastery", "field"]);
 /** The place a log line speaks of, as "x,y,feature" (feature empty for a tile), or "". */
 function placesOf(line) {
   const at = Array.isArray(line?.at) ? line.at.map(Number) : null;
-  if (!at || at.length !== 2 || !at.every(Number.isInteger)) return "";
+  if (at?.length !== 2 || !at.every(Number.isInteger)) return "";
   const feature = FEATURES.has(line.feature) ? line.feature : "";
   return `${at[0]},${at[1]},${feature}`;
 }
