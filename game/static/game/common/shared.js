@@ -46,6 +46,17 @@ export function raw(markup) {
   return new Html(String(markup));
 }
 
+/** `template` (a translated sentence with named `%(name)s` placeholders) as markup, with each
+ * value put in its place: escaped unless it is itself `html` (a name in <bdi>), the words
+ * around the values escaped too. The markup counterpart of i18n.js's `interpolate`. */
+export function say(template, values) {
+  const parts = String(template).split(/(%\([a-z_]+\)s)/);
+  return html`${parts.map((part) => {
+    const key = /^%\(([a-z_]+)\)s$/.exec(part)?.[1];
+    return key && key in values ? values[key] : part;
+  })}`;
+}
+
 /** "1 point", "4 points", in the reader's language. */
 export function pts(n) {
   return interpolate(ngettext("%(count)s point", "%(count)s points", n), { count: number(n) });

@@ -5,7 +5,7 @@
 
 import { tileSVG } from "../common/board.js";
 import { gettext, interpolate, ngettext, number, pgettext } from "../common/i18n.js";
-import { html, lineKind, nameHtml, pts, raw } from "../common/shared.js";
+import { html, lineKind, nameHtml, pts, raw, say } from "../common/shared.js";
 import { $, catalogue, code, mine, nameOf, s, seatNote, swatch, you } from "./table-state.js";
 import { logLineHtml } from "./table-log.js";
 import { breakdownHtml, fill, rankingHtml, rematchHtml } from "../common/ui.js";
@@ -56,16 +56,6 @@ export function spotLabel(spot, inSentence = false) {
   return where
     ? interpolate(gettext("%(feature)s (%(direction)s)"), { feature: kind, direction: DIRECTION[where]() })
     : kind;
-}
-
-/** `template` (a translated sentence with named placeholders) with `values` put in as markup:
- * each value escaped unless it is itself `html` (a name in <bdi>), the words around them too. */
-function say(template, values) {
-  const parts = String(template).split(/(%\([a-z_]+\)s)/);
-  return html`${parts.map((part) => {
-    const key = /^%\(([a-z_]+)\)s$/.exec(part)?.[1];
-    return key && key in values ? values[key] : part;
-  })}`;
 }
 
 /** The status line, for the player whose turn it is and for everyone else. */
