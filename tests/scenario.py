@@ -17,6 +17,7 @@ from game.engine.play import apply, new_game
 from game.engine.record import export, replay
 from game.engine.state import GameState, PlayerState
 from game.engine.views import pending
+from game.words.decisions import word_pending
 
 MESSAGES_IN_ORDER = [1, 2, 3, 4, 5, 6, 7, 8]
 
@@ -49,7 +50,12 @@ class Game:
 
     @property
     def pending(self) -> dict[str, Any] | None:
-        return pending(self.state)
+        """The decision the game waits for, with its words (game/words/decisions.py) in the
+        active language, as the pages receive it."""
+        waiting: dict[str, Any] | None = pending(self.state)  # type: ignore[assignment]
+        names = [player.name for player in self.state.players]
+        word_pending(waiting, self.state.options, names, self.state.active)
+        return waiting
 
     def player(self, seat: int) -> PlayerState:
         return self.state.players[seat]

@@ -202,7 +202,7 @@ def test_a_moved_name_is_found(text: str, problem: str) -> None:
 
 def test_names_that_exist_or_are_not_the_games_pass() -> None:
     text = (
-        "`engine.play.apply`, `views.pending(state)`, `services.narration.public_view_json`, "
+        "`engine.play.apply`, `views.pending(state)`, `words.views.public_view_json`, "
         "`TableConsumer.dispatch`, `GameState.turn`, `messengers.settings`, `story.json`, "
         "`view.pending.seat`, `asyncio.get_running_loop`, `game.engine.state.effective(log)`"
     )

@@ -274,6 +274,13 @@ class PlaceFollower(TypedDict):
     followers_in_supply: int
 
 
+class Blocker(TypedDict):
+    """The other player's figure that the alone rule stops a landing on: its seat and figure."""
+
+    seat: int
+    figure: str
+
+
 WhyNot = Literal["not_active", "alone_rule", "cap", "chain_off", "already_earned", "final"]
 """Why a figure landing on a dark space draws no message (docs/protocol.md, ``why_not``)."""
 
@@ -289,12 +296,15 @@ FigureOption = TypedDict(
         "draws_message": bool,
         "maybe": bool,
         "why_not": WhyNot | None,
-        "note": str,
+        "blocker": Blocker | None,
+        "note": NotRequired[str],
     },
 )
 """A figure's space now (``from``) and after the points (``to``), the laps past space 0, and
-whether the move would draw the active player a message, judged now (``outlook.py``); ``from``
-is a Python keyword, hence the functional form."""
+whether the move would draw the active player a message, judged now (``outlook.py``);
+``why_not``: the rule that stops a dark landing from drawing one, ``blocker``: for the alone rule,
+the other player's figure standing there; ``note``: the words of all this, added by
+``game.words.decisions``. ``from`` is a Python keyword, hence the functional form."""
 
 
 class PreviewFigure(FigureOption):
@@ -317,7 +327,7 @@ class ChooseFigure(TypedDict):
     action: NotRequired[str]
     where: NotRequired[Place]
     category: NotRequired[str]
-    for_what: str
+    for_what: NotRequired[str]
     options: list[FigureOption]
 
 
@@ -336,7 +346,7 @@ class ResolveCommand(TypedDict):
 class Skip(TypedDict):
     """Message 8's other way where scoring is optional: return the follower without scoring."""
 
-    label: str
+    label: NotRequired[str]
     command: ResolveCommand
 
 
@@ -351,7 +361,7 @@ class MessageChoice(TypedDict):
     points: int | None
     entered_at_table: NotRequired[bool]
     feature: NotRequired[Place]
-    label: str
+    label: NotRequired[str]
     command: ResolveCommand
     mark: NotRequired[int]
 
@@ -369,7 +379,7 @@ class ReturnChoice(TypedDict):
     y: int
     feature: str
     at: NotRequired[str]
-    label: str
+    label: NotRequired[str]
     command: ResolveCommand
     mark: int
     skip: NotRequired[Skip]
@@ -388,10 +398,11 @@ Unavailability = Literal[
 
 
 class Unavailable(TypedDict):
-    """Why a message's action is not offered now, as a code and in words."""
+    """Why a message's action is not offered now, as a code (``text``: its words, added by
+    ``game.words.decisions``)."""
 
     reason: Unavailability
-    text: str
+    text: NotRequired[str]
 
 
 class ResolveMessage(TypedDict):
@@ -399,7 +410,7 @@ class ResolveMessage(TypedDict):
     type: Literal["resolve_message"]
     message: int
     action: str
-    text: str
+    text: NotRequired[str]
     choices: list[MessageChoice | ReturnChoice]
     unavailable: Unavailable | None
 

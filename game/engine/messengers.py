@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Final, Protocol
 
 from .board import Board, Segment
-from .presets import ExtraTile, MessageSet, Options, ScoreAndReturn, Trigger
+from .presets import MessageSet, Options, ScoreAndReturn, Trigger
 from .scoring import final_value, holds_majority
 from .tiles import FeatureKind
 
@@ -78,17 +78,6 @@ MESSAGE_SETS: Final[dict[MessageSet, dict[int, MessageAction]]] = {
         7: _A.FARMERS,
         8: _A.SCORE_AND_RETURN,
     },
-}
-
-MESSAGE_TEXT: Final[dict[MessageAction, str]] = {
-    _A.SMALLEST_ROAD: "Score your smallest road",
-    _A.SMALLEST_CITY: "Score your smallest city",
-    _A.SMALLEST_MONASTERY: "Score your smallest monastery",
-    _A.COATS_OF_ARMS: "2 points per coat of arms in your cities",
-    _A.KNIGHTS: "2 points per knight",
-    _A.FARMERS: "2 points per farmer",
-    _A.EXTRA_TILE: "Place one more tile",
-    _A.SCORE_AND_RETURN: "Score a follower and return it",
 }
 
 
@@ -221,22 +210,6 @@ def cap_reached(options: Options, messages_this_turn: int) -> bool:
     """Whether the edition's cap on messages per turn (``messages_per_turn``) forbids another."""
     cap = options.messages_per_turn
     return cap is not None and messages_this_turn >= cap
-
-
-def message_text(options: Options, action: MessageAction) -> str:
-    """The edition's words for a message's action: C3's "one more tile" is a whole extra turn
-    (``extra_tile = extra_turn``), and its tile says so."""
-    if action is _A.EXTRA_TILE and options.extra_tile is ExtraTile.EXTRA_TURN:
-        return "Play an extra turn"
-    return MESSAGE_TEXT[action]
-
-
-def message_names(options: Options) -> dict[str, str]:
-    """Each message number of the table's message set in the edition's words."""
-    return {
-        str(number): message_text(options, action)
-        for number, action in MESSAGE_SETS[options.message_set].items()
-    }
 
 
 # Message actions on the board --------------------------------------------------------------

@@ -23,7 +23,7 @@ from .agenda import (
     ScorePlacement,
     Step,
 )
-from .events import FigureOption, WhyNot
+from .events import Blocker, FigureOption, WhyNot
 from .messengers import (
     SCOREBOARD_SPACES,
     Figure,
@@ -36,7 +36,6 @@ from .messengers import (
 )
 from .presets import Trigger
 from .state import GameState, Mode
-from .wording import figure_note
 
 _MOVERS: Final = (Award, ScoreFeature, ScorePlacement, AwaitScores, AwaitPlacement, DrawExtraTile)
 """Steps that may still move figures before the round ends."""
@@ -130,9 +129,8 @@ def figure_outlook(
         "draws_message": draws,
         "maybe": maybe,
         "why_not": why,
-        "note": "",
+        "blocker": blocker,
     }
-    option["note"] = figure_note(option, state.players[state.active].name, blocker)
     return option
 
 
@@ -184,12 +182,12 @@ def _others_spaces(players: Sequence[Standing], seat: int) -> set[int]:
     }
 
 
-def _blocker(state: GameState, seat: int, total: int) -> tuple[str, str] | None:
-    """The first other player's figure on the space ``total`` lands on: (name, figure)."""
+def _blocker(state: GameState, seat: int, total: int) -> Blocker | None:
+    """The first other player's figure on the space ``total`` lands on."""
     for other_seat, other in enumerate(state.players):
         if other_seat == seat:
             continue
         for figure in Figure:
             if space(other.points_on(figure)) == space(total):
-                return other.name, figure.value
+                return {"seat": other_seat, "figure": figure.value}
     return None

@@ -134,15 +134,6 @@ PRESETS: Final[dict[str, Options]] = {
     ),
 }
 
-PRESET_NAMES: Final = {
-    "c1-zmg": "1st edition (2012), Z-Man English rules",
-    "c2-hig": (
-        "2nd edition (2017, Big Box 6), Hans im Glück rules with the publisher's clarifications"
-    ),
-    "c2-zmg": "2nd edition, Z-Man English printing",
-    "c3": "3rd edition (2021, Big Box 7) and 3.1 (2025, Big Box 8)",
-}
-
 _ENUM_OPTIONS: Final[dict[str, type[StrEnum]]] = {
     "message_set": MessageSet,
     "figure_choice": FigureChoice,

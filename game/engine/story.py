@@ -17,7 +17,7 @@ from typing import Any, Final
 from .commands import parse_command
 from .corrections import plays
 from .events import Event, MessageDrawn, MessageResolved, Points
-from .messengers import MessageAction, message_text
+from .messengers import MessageAction
 from .play import apply, started
 from .presets import Options
 from .state import GameState
@@ -72,7 +72,6 @@ class MessageStat:
     seat: int
     message: int
     action: str
-    name: str
     choice: str | None
     points: int | None
 
@@ -114,7 +113,6 @@ class Story:
                     "seat": m.seat,
                     "message": m.message,
                     "action": m.action,
-                    "name": m.name,
                     "choice": m.choice,
                     "points": m.points,
                 }
@@ -226,7 +224,6 @@ class _Teller:
                 event["seat"],
                 event["message"],
                 action.value,
-                message_text(self.options, action),
                 None,
                 None,
             )
@@ -241,7 +238,6 @@ class _Teller:
                     stat.seat,
                     stat.message,
                     stat.action,
-                    stat.name,
                     event["choice"],
                     event["points"],
                 )

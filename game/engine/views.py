@@ -7,7 +7,7 @@ views carry counts only. The drawn tile and a revealed message are public.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .agenda import (
     AwaitFinalScores,
@@ -29,30 +29,20 @@ from .events import (
     ResolveMessage,
     ReturnChoice,
     Spot,
+    Unavailability,
     Unavailable,
 )
 from .messengers import (
     MESSAGE_POINTS,
     MessageAction,
     action_offer,
-    message_text,
     return_targets,
     space,
 )
 from .outlook import figure_outlooks
-from .presets import PRESET_NAMES
 from .runner import ANY_SEAT, waiting_for
 from .state import GameState, Mode, effective
 from .tiles import CATALOGUE, FeatureKind
-from .wording import (
-    FOLLOWER_ROLES,
-    action_label,
-    for_what,
-    points_label,
-    return_label,
-    skip_label,
-    unavailable,
-)
 
 
 def pending(state: GameState) -> Pending | None:
@@ -92,7 +82,6 @@ def pending(state: GameState) -> Pending | None:
                 "points": step.points,
                 "reason": step.reason,
                 **details,
-                "for_what": for_what({"reason": step.reason, **details}),
                 "options": figure_options(state, seat, step.points),
             },
         )
@@ -103,7 +92,6 @@ def pending(state: GameState) -> Pending | None:
             "type": "choose_figure",
             "final": True,
             "points": player.score,
-            "for_what": for_what({"final": True}),
             "options": figure_options(state, seat, player.score, merge=True),
         }
     if isinstance(step, AwaitMessage):
@@ -155,16 +143,15 @@ def figure_options(
 
 
 def message_choices(state: GameState) -> ResolveMessage:
-    """The revealed message and each way of resolving it: what it gives now, its words, the
-    command that takes it and, for a place on the board, the number the page marks it with."""
+    """The revealed message and each way of resolving it: what it gives now, the command that
+    takes it and, for a place on the board, the number the page marks it with (the words:
+    ``game.words.decisions``)."""
     revealed = state.revealed
     assert revealed is not None
-    text = message_text(state.options, revealed.action)
     choices: list[MessageChoice | ReturnChoice] = [
         {
             "choice": "points",
             "points": MESSAGE_POINTS,
-            "label": points_label(MESSAGE_POINTS),
             "command": {"type": "resolve_message", "choice": "points"},
         }
     ]
@@ -176,7 +163,6 @@ def message_choices(state: GameState) -> ResolveMessage:
                 {
                     "choice": "action",
                     "points": 0,
-                    "label": action_label(text, revealed.action, 0),
                     "command": action_command,
                 }
             )
@@ -186,7 +172,6 @@ def message_choices(state: GameState) -> ResolveMessage:
                     "choice": "action",
                     "points": None,
                     "entered_at_table": True,
-                    "label": "Carry out the action: points counted at the table",
                     "command": action_command,
                 }
             )
@@ -195,7 +180,6 @@ def message_choices(state: GameState) -> ResolveMessage:
         variant = state.options.score_and_return
         for mark, target in enumerate(return_targets(state.board, revealed.seat, variant), start=1):
             place = state.board.describe(target.segment)
-            role = FOLLOWER_ROLES.get(place["feature"], "follower")
             command: ResolveCommand = {**action_command, **place}  # type: ignore[typeddict-item]
             # Skipping a scoring of 0 points is the same move as taking it: offer it once.
             optional = target.score_optional and target.points > 0
@@ -204,28 +188,23 @@ def message_choices(state: GameState) -> ResolveMessage:
                 "points": target.points,
                 "score_optional": optional,
                 **place,  # type: ignore[typeddict-item]
-                "label": return_label(target.points, role),
                 "command": command,
                 "mark": mark,
             }
             if optional:
-                choice["skip"] = {
-                    "label": skip_label(role),
-                    "command": {**command, "score": False},
-                }
+                choice["skip"] = {"command": {**command, "score": False}}
             choices.append(choice)
         if len(choices) == 1:
-            missing = _unavailable(state, revealed.action)
+            missing = _unavailable(revealed.action)
     else:
         assert state.board is not None
         offer = action_offer(state.board, revealed.seat, revealed.action, bool(state.bag))
         if offer is None:
-            missing = _unavailable(state, revealed.action)
+            missing = _unavailable(revealed.action)
         else:
             offered: MessageChoice = {
                 "choice": "action",
                 "points": offer.points,
-                "label": action_label(text, revealed.action, offer.points),
                 "command": action_command,
             }
             if offer.feature is not None:
@@ -237,15 +216,26 @@ def message_choices(state: GameState) -> ResolveMessage:
         "type": "resolve_message",
         "message": revealed.message,
         "action": revealed.action.value,
-        "text": text,
         "choices": choices,
         "unavailable": missing,
     }
 
 
-def _unavailable(state: GameState, action: MessageAction) -> Unavailable:
-    reason, words = unavailable(action, state.players[state.active].name)
-    return {"reason": reason, "text": words}
+def _unavailable(action: MessageAction) -> Unavailable:
+    return {"reason": UNAVAILABLE[action]}
+
+
+UNAVAILABLE: Final[dict[MessageAction, Unavailability]] = {
+    MessageAction.EXTRA_TILE: "no_tiles_left",
+    MessageAction.SMALLEST_ROAD: "no_follower_on_road",
+    MessageAction.SMALLEST_CITY: "no_follower_in_city",
+    MessageAction.SMALLEST_MONASTERY: "no_follower_in_monastery",
+    MessageAction.COATS_OF_ARMS: "no_coat_of_arms",
+    MessageAction.KNIGHTS: "no_knight",
+    MessageAction.FARMERS: "no_farmer",
+    MessageAction.SCORE_AND_RETURN: "no_follower",
+}
+"""Why a message's action is not offered, by action."""
 
 
 def board_view(board: Board) -> dict[str, Any]:
@@ -271,7 +261,6 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {
         "mode": state.mode.value,
         "preset": state.setup.preset,
-        "preset_name": PRESET_NAMES[state.setup.preset],
         "options": state.options.to_json(),
         "version": state.version,
         "turn": state.turn,
@@ -301,7 +290,6 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             "seat": state.revealed.seat,
             "message": state.revealed.message,
             "action": state.revealed.action.value,
-            "text": message_text(state.options, state.revealed.action),
         },
         "pending": pending(state),
     }

@@ -16,6 +16,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 
 from game.live import presence_writer, snapshots
@@ -519,10 +520,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Group messages ----------------------------------------------------------------------------
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        """An ``update``: the text of this connection's language, one of ``texts`` (one per
+        language of settings.LANGUAGES, game/services/saving.py), else the default language's."""
         if self._refresh is not None and not self._refresh.done():
             # The snapshot being built may predate this update: build one more after it.
             self._refresh_again = True
-        await self.send(text_data=event["text"])
+        texts = event["texts"]
+        await self.send(text_data=texts.get(self.language) or texts[settings.LANGUAGE_CODE])
         if event.get("finished"):
             await self._send_snapshot(with_history=False)
 

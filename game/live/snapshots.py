@@ -1,4 +1,5 @@
-"""What a connection receives when it (re)connects: the table, its state and its history."""
+"""What a connection receives when it (re)connects: the table, its state and its history, worded
+in the connection's language (the one active while these functions run)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,18 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from game.engine.messengers import DARK_EVERY, SCOREBOARD_SPACES, message_names
-from game.engine.presets import PRESET_NAMES, resolve_options
-from game.engine.wording import message_rule
+from game.engine.messengers import DARK_EVERY, SCOREBOARD_SPACES
+from game.engine.presets import resolve_options
 from game.models import Seat, Table
 from game.players import TABLE_LEVELS as LEVELS
 from game.services import presence
 from game.services.lobby import COLOURS, rematch_seat
-from game.services.narration import final_breakdown, narrate, public_view_json
 from game.services.presence import connected_seats
 from game.services.seating import Viewer, away_seconds, viewer
 from game.store.tables import effective_events, history_entries, load_state
+from game.words.messages import message_names, message_rule, preset_name
+from game.words.narration import Line, final_breakdown, narrate
+from game.words.views import public_view_json
 
 _SYMBOLS = {colour.id: colour.symbol for colour in COLOURS}
 
@@ -102,7 +104,7 @@ def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> d
         "code": table.code,
         "status": table.status,
         "preset": table.preset,
-        "preset_name": PRESET_NAMES[table.preset],
+        "preset_name": preset_name(table.preset),
         "mode": table.mode,
         "max_seats": table.max_seats,
         "options": options.to_json(),
@@ -259,7 +261,7 @@ def history(code: str, before: int | None = None) -> str:
     return history_page(history_of(_table(code)), before)
 
 
-def history_page(lines: list[str], before: int | None = None) -> str:
+def history_page(lines: list[Line], before: int | None = None) -> str:
     """At most ``settings.HISTORY_LINES`` lines ending before line ``before`` (default: the end).
 
     A long tabletop game logs thousands of entries; sending them all on every connect and sync
@@ -274,7 +276,7 @@ def history_page(lines: list[str], before: int | None = None) -> str:
     )
 
 
-def history_of(table: Table) -> list[str]:
+def history_of(table: Table) -> list[Line]:
     if table.setup is None:
         return []
     names = table.setup["players"]

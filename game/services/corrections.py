@@ -28,8 +28,6 @@ from game.engine.events import Event
 from game.engine.outlook import figure_outlooks
 from game.engine.state import GameState, Mode
 from game.models import LogEntry, Table
-from game.services.names import isolate
-from game.services.narration import narrate, scoring_words
 from game.services.permissions import (
     Sender,
     acting_seat,
@@ -41,6 +39,8 @@ from game.services.permissions import (
 from game.services.refusals import CommandRefused, apply_or_refuse, parse_or_refuse
 from game.store import tables
 from game.store.log import TableHead
+from game.words.decisions import word_options
+from game.words.narration import Line, narrate, scoring_words, undisclosed_draw
 
 
 def correct_entry(
@@ -87,13 +87,13 @@ def preview(
         check_host_only(state, table, sender, parsed)
         after, events = correct_entry(state, table, acting, parsed)
     names = [player.name for player in after.players]
-    lines = narrate(
+    lines: list[Line] = narrate(
         [event for event in events if event["type"] != "message_drawn"], names, after.options
     )
     # Which message a correction would draw is hidden until the correction is made: a preview
     # must not let the host peek at the stack.
     lines += [
-        f"{isolate(names[event['seat']])} draws a message"
+        undisclosed_draw(event["seat"], names)
         for event in events
         if event["type"] == "message_drawn"
     ]
@@ -190,11 +190,12 @@ def entry_preview(
         acting = seat if seat is not None else default_seat(state, table, parsed)
         seats = list(parsed.seats)
     apply_or_refuse(state, table, acting, parsed)
-    figures = [
-        {"seat": named, **option}
-        for named in seats
-        for option in figure_outlooks(state, named, parsed.points)
-    ]
+    names = [player.name for player in state.players]
+    figures = []
+    for named in seats:
+        options = figure_outlooks(state, named, parsed.points)
+        word_options(options, names, state.active)
+        figures += [{"seat": named, **option} for option in options]
     return {
         "type": "preview",
         "command": dict(command),

@@ -50,25 +50,6 @@ swatch, for whoever still cannot tell two of them apart. A seat's colour is stor
 adding one changes no table that exists."""
 COLOUR_IDS: Final = tuple(colour.id for colour in COLOURS)
 
-PRESET_SUMMARIES: Final = {
-    "c1-zmg": (
-        "Messages drawn as soon as a figure stops on a dark space; message 8 only for your "
-        "majority; both figures merge onto the meeple."
-    ),
-    "c2-hig": (
-        "Messages drawn when a figure ends the round on a dark space; message 8 scores only with "
-        "a majority; you choose which figure carries your total."
-    ),
-    "c2-zmg": (
-        "Like the Hans im Glück rules, but drawn on stopping, no draw where another player's "
-        "figure stands, and message 8 always scores."
-    ),
-    "c3": (
-        "One figure per turn takes all your points, at most one message a turn, no chains; "
-        "one more tile becomes an extra turn."
-    ),
-}
-
 NAME_LENGTH: Final = 20
 MODES: Final = ("board", "tabletop")
 DEFAULT_MODE: Final = "board"

@@ -27,7 +27,7 @@ from typing import Final
 
 import regex
 
-from game.engine.wording import isolate as isolate  # where names meet plain text lines
+from game.words.isolates import isolate as isolate  # where names meet plain text lines
 
 FORBIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 """Controls, format characters (zero-width joiners and spaces, bidi embeddings, overrides and

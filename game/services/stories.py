@@ -15,9 +15,12 @@ from typing import Any, Final
 
 from django.conf import settings
 
+from game.engine.messengers import MessageAction
+from game.engine.presets import resolve_options
 from game.engine.story import CATEGORIES, story
 from game.models import Table
 from game.store.tables import load_state
+from game.words.messages import message_text
 
 CSV_COLUMNS: Final = (
     "section",
@@ -75,14 +78,22 @@ CACHE = _Cache()
 
 
 def story_json(table: Table) -> dict[str, Any]:
-    """The story of a started table at its current version, with each seat's colour."""
+    """The story of a started table at its current version, with each seat's colour and each
+    drawn message's ``name`` in the active language (the cache keeps the story without words,
+    the same for every language)."""
     told = CACHE.get(table)
     if told is None:
         told = story(load_state(table)).to_json()
         told["code"] = table.code
         told["colours"] = [seat.colour for seat in table.seats.order_by("index")]
         CACHE.put(table, told)
-    return told
+    options = resolve_options(table.preset, table.overrides)
+    return told | {
+        "messages": [
+            message | {"name": message_text(options, MessageAction(message["action"]))}
+            for message in told["messages"]
+        ]
+    }
 
 
 def _cell(value: Any) -> Any:

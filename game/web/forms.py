@@ -16,7 +16,7 @@ from typing import Any, Final
 from django import forms
 
 from game.engine.errors import OptionError
-from game.engine.presets import PRESET_NAMES, PRESETS, resolve_options
+from game.engine.presets import PRESETS, resolve_options
 from game.engine.state import MAX_PLAYERS, MIN_PLAYERS
 from game.services.lobby import (
     COLOUR_REFUSED,
@@ -30,6 +30,7 @@ from game.services.lobby import (
     LobbyError,
     clean_player_name,
 )
+from game.words.messages import preset_name
 
 _LABELS: Final = {
     "message_set": ("Message tiles", "Which printing's numbering of the eight messages."),
@@ -179,7 +180,7 @@ class CreateTableForm(_Messages):
     name, as the engine's values."""
 
     preset = forms.ChoiceField(
-        choices=[(preset, PRESET_NAMES[preset]) for preset in PRESETS],
+        choices=lambda: [(preset, preset_name(preset)) for preset in PRESETS],
         error_messages=_refused(EDITION_REFUSED),
     )
     mode = forms.TypedChoiceField(

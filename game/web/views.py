@@ -15,14 +15,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game.engine.presets import PRESET_NAMES, PRESETS
+from game.engine.presets import PRESETS
 from game.engine.state import MAX_PLAYERS
 from game.models import Seat, Table
 from game.ops import read_budget
 from game.ops.address_limits import HourlyLimit, client_address, new_tables, too_many_tables
 from game.services.lobby import (
     COLOURS,
-    PRESET_SUMMARIES,
     LobbyError,
     create_table,
     host_token_of,
@@ -33,6 +32,7 @@ from game.services.stories import results_csv, story_json
 from game.store.tables import downloadable_record
 from game.web.catalogue import catalogue_json
 from game.web.forms import OPTION_FIELDS, CreateTableForm, JoinForm, RejoinForm, house_rules
+from game.words.messages import preset_name, preset_names, preset_summary
 from messengers.serve import is_loopback
 
 SEATS_KEY = "seats"
@@ -85,14 +85,14 @@ def _get_table(code: str) -> Table:
 def _home_context(errors: list[str], values: dict[str, Any]) -> dict[str, Any]:
     return {
         "presets": [
-            {"id": preset, "name": PRESET_NAMES[preset], "summary": PRESET_SUMMARIES[preset]}
+            {"id": preset, "name": preset_name(preset), "summary": preset_summary(preset)}
             for preset in PRESETS
         ],
         "option_fields": OPTION_FIELDS,
         "colours": _colours(),
         "errors": errors,
         "values": values,
-        "editions": list(PRESET_NAMES.values()),
+        "editions": list(preset_names().values()),
     }
 
 

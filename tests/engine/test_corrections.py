@@ -17,7 +17,7 @@ from game.engine import commands as cmd
 from game.engine.corrections import play_events, plays
 from game.engine.errors import IllegalCommand, MalformedCommand
 from game.engine.record import export, replay
-from game.services.narration import final_breakdown, narrate
+from game.words.narration import final_breakdown, narrate
 from tests.scenario import Game
 
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")

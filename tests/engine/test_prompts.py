@@ -16,7 +16,6 @@ import pytest
 
 from game.engine.autoplay import random_command
 from game.engine.commands import parse_command
-from game.engine.messengers import message_names
 from game.engine.play import apply, new_game
 from game.engine.presets import resolve_options
 from game.engine.state import GameState
@@ -24,7 +23,9 @@ from game.engine.story import story
 from game.engine.views import pending, view
 from game.live.snapshots import snapshot
 from game.services.lobby import create_table
-from game.services.narration import narrate, public_view_json
+from game.words.messages import message_names
+from game.words.narration import narrate
+from game.words.views import public_view_json
 from tests.engine.test_messages import NOT_OFFERED, PRESETS, column_game, stack
 from tests.engine.test_review import lone_highwayman_game, monk_game
 from tests.scenario import Game

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from game.engine.messengers import MESSAGE_SETS, MessageAction
-from game.engine.presets import PRESET_NAMES, PRESETS, MessageSet
+from game.engine.presets import PRESETS, MessageSet
 from game.engine.tiles import CATALOGUE, ORIENTED, TOTAL_TILES
+from game.words.messages import PRESET_NAMES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -11,7 +11,7 @@ import pytest
 from game.engine import commands as cmd
 from game.engine.errors import IllegalCommand, MalformedCommand, NotYourDecision, TurnOver
 from game.engine.record import export, replay
-from game.services.narration import narrate
+from game.words.narration import narrate
 from tests.scenario import Game
 
 

@@ -13,7 +13,7 @@ from game.engine.errors import GameOver, IllegalCommand
 from game.engine.record import export, replay
 from game.engine.state import effective
 from game.engine.views import view
-from game.services.narration import final_breakdown, narrate
+from game.words.narration import final_breakdown, narrate
 from tests.scenario import Game
 
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")

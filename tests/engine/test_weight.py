@@ -26,7 +26,7 @@ from django.test import Client
 from game.engine.autoplay import random_command
 from game.engine.play import apply, new_game
 from game.services.lobby import create_table, join_table, start_game
-from game.services.narration import public_view_json
+from game.words.views import public_view_json
 
 STATE_MESSAGE_LIMIT = 16 * 1024
 PAGE_COMPRESSED_LIMIT = 60 * 1000

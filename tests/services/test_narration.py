@@ -18,8 +18,8 @@ import pytest
 
 from game.engine import events
 from game.engine.record import replay
-from game.services import narration
-from game.services.narration import BREAKDOWN_KEYS, NARRATED_EVENTS, final_breakdown
+from game.words import narration
+from game.words.narration import BREAKDOWN_KEYS, NARRATED_EVENTS, final_breakdown
 from tests.scenario import Game
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
