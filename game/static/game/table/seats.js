@@ -4,7 +4,7 @@
 // Everything here only sends frames; the server checks each one and answers with a snapshot.
 
 import { gettext, interpolate, ngettext, number, pgettext } from "../common/i18n.js";
-import { html, isolate, nameHtml, raw } from "../common/shared.js";
+import { html, isolate, nameHtml, raw, say } from "../common/shared.js";
 
 /** `template` with `values` put in as plain text. */
 const fmt = (template, values) => interpolate(template, values);
@@ -209,16 +209,16 @@ export function absentOfferHtml(t, view, waited) {
   if (!info || info.connected || info.computer) return html``;
   const away = awayFor(info);
   if (away < t.absent_after || waited.has(`${view.version}:${p.seat}`)) return html``;
-  const name = isolate(info.name);
+  const name = nameHtml(info.name);
   const seconds = Math.floor(away);
-  const said = fmt(
+  const said = say(
     ngettext("%(name)s has been away for %(count)s second.", "%(name)s has been away for %(count)s seconds.", seconds),
     {
       name,
       count: number(seconds),
     },
   );
-  const offer = fmt(gettext("Let the computer play for %(name)s"), { name });
+  const offer = say(gettext("Let the computer play for %(name)s"), { name });
   return html`<div class="absent-offer" role="alert"><p>${said}</p>${btn("computer_for", p.seat, offer)} ${btn("wait", p.seat, gettext("Wait"), html` data-version="${view.version}"`)}</div>`;
 }
 
