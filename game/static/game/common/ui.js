@@ -87,7 +87,7 @@ const CATEGORIES = () => [
   ["city", gettext("Cities"), pgettext("short column head", "Cities")],
   ["monastery", gettext("Monasteries"), pgettext("short column head", "Mon.")],
   ["field", gettext("Fields"), pgettext("short column head", "Fields")],
-  ["table", gettext("Entered at the table"), pgettext("short column head", "Entered")],
+  ["table", gettext("Entered"), pgettext("short column head", "Entered")],
 ];
 
 /** Each player's final score by category (the snapshot's `final_scoring`), as a table whose
