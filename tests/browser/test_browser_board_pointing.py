@@ -68,7 +68,8 @@ def lit_tiles(page: Page) -> set[tuple[int, int]]:
 def pointed_tiles(page: Page) -> set[tuple[int, int]]:
     """The tiles (board coordinates) lit as pointed out."""
     corners: list[list[float]] = page.evaluate(
-        "(s) => [...document.querySelectorAll(s)].map((r) => [r.x.baseVal.value, r.y.baseVal.value])",
+        "(s) => [...document.querySelectorAll(s)]"
+        ".map((r) => [r.x.baseVal.value, r.y.baseVal.value])",
         POINTED,
     )
     return {(int(x // 100), int(y // 100)) for x, y in corners}

@@ -33,9 +33,13 @@ def choose_language(page: Page, code: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", code)
 
 
-def test_a_german_browser_reads_german_and_the_switcher_changes_it(server: str, browser: Browser) -> None:
+def test_a_german_browser_reads_german_and_the_switcher_changes_it(
+    server: str, browser: Browser
+) -> None:
     watch = ConsoleWatch()
-    context = browser.new_context(base_url=server, locale="de-DE", viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        base_url=server, locale="de-DE", viewport={"width": 1280, "height": 900}
+    )
     context.set_default_timeout(BROWSER_TIMEOUT_MS)
     page = context.new_page()
     watch.watch(page, "Ann")
