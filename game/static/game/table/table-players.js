@@ -70,7 +70,7 @@ export function renderTilesLeft(kinds) {
   if (!kinds) return;
   const items = Object.entries(kinds).map(
     ([letter, n]) =>
-      html`<li class="${n ? "" : "gone"}" data-tile="${letter}">${raw(tileSVG(catalogue, letter, 0, "tile-svg tiny"))}<b>${letter}</b><span>× ${n}</span></li>`,
+      html`<li class="${n ? "" : "gone"}" data-tile="${letter}">${raw(tileSVG(catalogue, letter, 0, "tile-svg tiny"))}<b translate="no">${letter}</b><span>× ${n}</span></li>`,
   );
   fill($("#tiles-by-kind"), html`${items}`);
 }
