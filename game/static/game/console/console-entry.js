@@ -174,7 +174,8 @@ export function entryHtml(p) {
 
 /** The keys of the entry form, in one line (hidden on touch screens). */
 function legendHtml(final) {
-  const k = (key) => html`<kbd>${key}</kbd>`;
+  // Keys are named as their caps are printed, in no language.
+  const k = (key) => html`<kbd translate="no">${key}</kbd>`;
   const keys = [
     html`${k("0")}–${k("9")} ${pgettext("keys", "points")}`,
     html`${k("↑")}${k("↓")} ${pgettext("keys", "player")}`,
