@@ -6,9 +6,6 @@
 import { gettext, interpolate, ngettext, number, pgettext } from "../common/i18n.js";
 import { html, isolate, nameHtml, raw, say } from "../common/shared.js";
 
-/** `template` with `values` put in as plain text. */
-const fmt = (template, values) => interpolate(template, values);
-
 /** A seat button; `extra`: further attributes as `html` (aria-label, data-…). */
 const btn = (act, seat, label, extra = html``) =>
   html`<button type="button" class="btn small" data-seat-act="${act}"${seat == null ? "" : html` data-seat="${seat}"`}${extra}>${label}</button>`;
@@ -33,7 +30,7 @@ function who(info) {
   const tags = [];
   if (info.host) tags.push(gettext("host"));
   if (info.computer && !info.stand_in)
-    tags.push(fmt(gettext("computer · %(level)s"), { level: levelName(info.computer) }));
+    tags.push(interpolate(gettext("computer · %(level)s"), { level: levelName(info.computer) }));
   if (info.stand_in) tags.push(gettext("computer plays"));
   if (info.vacant) tags.push(gettext("seat free"));
   return tags.map((t) => html` <small class="seat-tag">${t}</small>`);
@@ -66,32 +63,37 @@ export function lobbySeatsHtml(t, swatch) {
             "reorder",
             null,
             "↑",
-            html` data-order="${up.join(",")}" aria-label="${fmt(gettext("Move %(name)s up"), { name })}"`,
+            html` data-order="${up.join(",")}" aria-label="${interpolate(gettext("Move %(name)s up"), { name })}"`,
           ),
         down &&
           btn(
             "reorder",
             null,
             "↓",
-            html` data-order="${down.join(",")}" aria-label="${fmt(gettext("Move %(name)s down"), { name })}"`,
+            html` data-order="${down.join(",")}" aria-label="${interpolate(gettext("Move %(name)s down"), { name })}"`,
           ),
         i > 0
           ? btn(
               "start_player",
               info.seat,
               gettext("Starts"),
-              html` aria-label="${fmt(gettext("%(name)s starts"), { name })}"`,
+              html` aria-label="${interpolate(gettext("%(name)s starts"), { name })}"`,
             )
           : starts,
-        rename(info, fmt(gettext("New name for %(name)s"), { name })),
+        rename(info, interpolate(gettext("New name for %(name)s"), { name })),
         !info.host &&
-          btn("remove", info.seat, gettext("Remove"), html` aria-label="${fmt(gettext("Remove %(name)s"), { name })}"`),
+          btn(
+            "remove",
+            info.seat,
+            gettext("Remove"),
+            html` aria-label="${interpolate(gettext("Remove %(name)s"), { name })}"`,
+          ),
         !(info.host || info.computer || !info.connected) &&
           btn(
             "hand_host",
             info.seat,
             gettext("Make host"),
-            html` aria-label="${fmt(gettext("Make %(name)s the host"), { name })}"`,
+            html` aria-label="${interpolate(gettext("Make %(name)s the host"), { name })}"`,
           ),
       ]}</span>`;
     } else if (info.seat === t.you) {
@@ -157,7 +159,7 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
   const name = isolate(info.name);
   const parts = [];
   if (info.stand_in && (seat === t.you || t.host)) {
-    const label = seat === t.you ? gettext("Take back") : fmt(gettext("Give back to %(name)s"), { name });
+    const label = seat === t.you ? gettext("Take back") : interpolate(gettext("Give back to %(name)s"), { name });
     parts.push(
       html`<p class="stand-in">${seat === t.you ? gettext("The computer is playing for you.") : ""} ${btn("take_back", seat, label)}</p>`,
     );
@@ -167,7 +169,7 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
   if (link && seat !== t.you && !(info.computer && !info.stand_in)) {
     const url = absoluteUrl(link.url);
     parts.push(
-      html`<details class="rejoin seat-link"><summary>${info.vacant ? gettext("Admit someone") : gettext("Seat link")}</summary><p class="hint">${fmt(gettext("Whoever opens this link plays as %(name)s."), { name })}</p><div class="link-row"><input readonly value="${url}" aria-label="${fmt(gettext("%(name)s's seat link"), { name })}"></div><img class="qr" src="${link.qr_url}" alt="${fmt(gettext("QR code of %(name)s's seat link"), { name })}" loading="lazy">${btn("admit", seat, gettext("New link (the old one stops working)"))}</details>`,
+      html`<details class="rejoin seat-link"><summary>${info.vacant ? gettext("Admit someone") : gettext("Seat link")}</summary><p class="hint">${interpolate(gettext("Whoever opens this link plays as %(name)s."), { name })}</p><div class="link-row"><input readonly value="${url}" aria-label="${interpolate(gettext("%(name)s's seat link"), { name })}"></div><img class="qr" src="${link.qr_url}" alt="${interpolate(gettext("QR code of %(name)s's seat link"), { name })}" loading="lazy">${btn("admit", seat, gettext("New link (the old one stops working)"))}</details>`,
     );
   }
   if (!info.connected && !info.computer && t.mode === "board" && seat !== t.you) {
@@ -176,7 +178,7 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
         "computer_for",
         seat,
         gettext("Let the computer play"),
-        html` aria-label="${fmt(gettext("Let the computer play for %(name)s"), { name })}"`,
+        html` aria-label="${interpolate(gettext("Let the computer play for %(name)s"), { name })}"`,
       ),
     );
   }
@@ -186,7 +188,7 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
         "hand_host",
         seat,
         gettext("Make host"),
-        html` aria-label="${fmt(gettext("Make %(name)s the host"), { name })}"`,
+        html` aria-label="${interpolate(gettext("Make %(name)s the host"), { name })}"`,
       ),
     );
   }
