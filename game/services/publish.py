@@ -35,7 +35,8 @@ logger = logging.getLogger(__name__)
 CHANGED: Final = "table.changed"
 """Every connection rebuilds its snapshot (lobby, seats, preferences, the start)."""
 UPDATE: Final = "table.update"
-"""A command was applied: the update, serialised once for every connection."""
+"""A command was applied: the update, serialised once per language (``texts``), each connection
+sending the text of its own."""
 REMATCH: Final = "table.rematch"
 """The finished game's rematch exists: every connection looks up where it goes."""
 

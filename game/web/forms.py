@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from game.engine.errors import OptionError
 from game.engine.presets import PRESETS, resolve_options
@@ -33,40 +34,86 @@ from game.services.lobby import (
 from game.words.messages import preset_name
 
 _LABELS: Final = {
-    "message_set": ("Message tiles", "Which printing's numbering of the eight messages."),
-    "figure_choice": ("Figure choice", "When you choose which figure takes your points."),
-    "trigger": ("Drawing a message", "When a dark space earns a message."),
-    "chain": ("Chained messages", "Can a message's points earn another message?"),
-    "alone_rule": ("Alone on the dark space", "No message where another player's figure stands."),
-    "extra_tile": ("One more tile", "Place a tile at once, or take an extra turn afterwards."),
-    "score_and_return": ("Message 8", "Which followers 'score a meeple and return it' may take."),
-    "final_figure": ("Final figure", "Which figure carries your total at the end."),
-    "messages_per_round": ("Messages per round", "At most this many from one round of scoring."),
-    "messages_per_turn": ("Messages per turn", "A hard cap on messages in one turn."),
+    "message_set": (
+        gettext_lazy("Message tiles"),
+        gettext_lazy("Which printing's numbering of the eight messages."),
+    ),
+    "figure_choice": (
+        gettext_lazy("Figure choice"),
+        gettext_lazy("When you choose which figure takes your points."),
+    ),
+    "trigger": (
+        gettext_lazy("Drawing a message"),
+        gettext_lazy("When a dark space earns a message."),
+    ),
+    "chain": (
+        gettext_lazy("Chained messages"),
+        gettext_lazy("Can a message's points earn another message?"),
+    ),
+    "alone_rule": (
+        gettext_lazy("Alone on the dark space"),
+        gettext_lazy("No message where another player's figure stands."),
+    ),
+    "extra_tile": (
+        gettext_lazy("One more tile"),
+        gettext_lazy("Place a tile at once, or take an extra turn afterwards."),
+    ),
+    "score_and_return": (
+        gettext_lazy("Message 8"),
+        gettext_lazy("Which followers 'score a meeple and return it' may take."),
+    ),
+    "final_figure": (
+        gettext_lazy("Final figure"),
+        gettext_lazy("Which figure carries your total at the end."),
+    ),
+    "messages_per_round": (
+        gettext_lazy("Messages per round"),
+        gettext_lazy("At most this many from one round of scoring."),
+    ),
+    "messages_per_turn": (
+        gettext_lazy("Messages per turn"),
+        gettext_lazy("A hard cap on messages in one turn."),
+    ),
 }
 
-_CHOICES: Final[dict[str, list[tuple[str, str]]]] = {
-    "message_set": [("c1", "1st edition"), ("c2", "2nd edition"), ("c3", "3rd edition")],
+_CHOICES: Final[dict[str, list[tuple[str, Any]]]] = {
+    "message_set": [
+        ("c1", gettext_lazy("1st edition")),
+        ("c2", gettext_lazy("2nd edition")),
+        ("c3", gettext_lazy("3rd edition")),
+    ],
     "figure_choice": [
-        ("per_scoring", "For each scoring"),
-        ("per_turn", "Once per turn"),
+        ("per_scoring", gettext_lazy("For each scoring")),
+        ("per_turn", gettext_lazy("Once per turn")),
     ],
     "trigger": [
-        ("on_landing", "When a figure stops on one"),
-        ("end_of_round", "When the round ends there"),
+        ("on_landing", gettext_lazy("When a figure stops on one")),
+        ("end_of_round", gettext_lazy("When the round ends there")),
     ],
-    "chain": [("true", "Yes"), ("false", "No")],
-    "alone_rule": [("true", "On"), ("false", "Off")],
-    "extra_tile": [("immediate", "Place a tile now"), ("extra_turn", "Extra turn")],
+    # Translators: the values of the house rules "Chained messages" (Yes, No) and "Alone on the
+    # dark space" (On, Off).
+    "chain": [("true", gettext_lazy("Yes")), ("false", gettext_lazy("No"))],
+    "alone_rule": [("true", gettext_lazy("On")), ("false", gettext_lazy("Off"))],
+    "extra_tile": [
+        ("immediate", gettext_lazy("Place a tile now")),
+        ("extra_turn", gettext_lazy("Extra turn")),
+    ],
     "score_and_return": [
-        ("majority_only", "Only where you have the majority"),
-        ("any_meeple_score_if_majority", "Any follower; scores with the majority"),
-        ("any_meeple_score_always", "Any follower; always scores"),
-        ("majority_or_return_any", "Score your majority, or return any"),
+        ("majority_only", gettext_lazy("Only where you have the majority")),
+        ("any_meeple_score_if_majority", gettext_lazy("Any follower; scores with the majority")),
+        ("any_meeple_score_always", gettext_lazy("Any follower; always scores")),
+        ("majority_or_return_any", gettext_lazy("Score your majority, or return any")),
     ],
-    "final_figure": [("meeple", "The meeple"), ("player_choice", "Player's choice")],
-    "messages_per_round": [("1", "1"), ("2", "2 (one per figure)")],
-    "messages_per_turn": [("none", "No cap"), ("1", "1"), ("2", "2")],
+    "final_figure": [
+        ("meeple", gettext_lazy("The meeple")),
+        ("player_choice", gettext_lazy("Player's choice")),
+    ],
+    "messages_per_round": [("1", "1"), ("2", gettext_lazy("2 (one per figure)"))],
+    "messages_per_turn": [
+        ("none", gettext_lazy("No cap")),
+        ("1", "1"),
+        ("2", "2"),
+    ],
 }
 
 
@@ -137,7 +184,7 @@ class HouseRuleField(forms.TypedChoiceField):
         self.option = name
         values = {text: _option_value(name, text) for text, _ in _CHOICES[name]}
         super().__init__(
-            choices=[("", "As the edition says"), *_CHOICES[name]],
+            choices=[("", gettext_lazy("As the edition says")), *_CHOICES[name]],
             coerce=values.__getitem__,
             required=False,
             empty_value=_AS_EDITION,
@@ -268,5 +315,6 @@ def house_rules(preset: str, overrides: Mapping[str, Any] | None) -> list[str]:
         text = _form_value(overrides[name])
         if text != _form_value(getattr(edition, name)):
             words = {key: label for key, label in field["choices"]}.get(text, text)
-            rules.append(f"{field['label']}: {words}")
+            # Translators: a house rule and its value, "Alone on the dark space: On".
+            rules.append(gettext("%(rule)s: %(value)s") % {"rule": field["label"], "value": words})
     return rules

@@ -102,6 +102,8 @@ def narrate_event(
     if text is None:
         return None
     seat = event.get("seat")
+    if seat is None and isinstance(event.get("action"), Mapping):
+        seat = event["action"].get("seat")  # a lapsed entry: the seat that made it
     return {
         "kind": str(event["type"]),
         "text": text,
@@ -248,6 +250,8 @@ def _points_scored(event: Event, names: Sequence[str]) -> str:
     """Who scores how many points for what, then where the figure lands (with the lap past
     50): two clauses, each a sentence of the catalogue."""
     scoring = _scoring(event, _name(names, event["seat"]))
+    # Translators: who scores what, then where their figure lands: "Ann scores 6 points for the
+    # city at (0, -2); the meeple lands on 10 (dark space)".
     line = gettext("%(scoring)s; %(landing)s") % {"scoring": scoring, "landing": _landing(event)}
     if event.get("reason") == "final":
         return gettext("Final scoring: %(line)s") % {"line": line}
@@ -278,7 +282,7 @@ def _scoring(event: Event, name: str) -> str:
         kind = (where or {}).get("feature") if isinstance(where, Mapping) else None
         if at and kind in FEATURE_KINDS:
             return _SCORES_MESSAGE_AT[kind]() % values
-        values["action"] = _action_text(action).lower()
+        values["action"] = _action_text(action)
         return gettext("%(name)s scores %(points)s for the message (%(action)s)") % values
     if reason:
         values["reason"] = str(reason).replace("_", " ")
@@ -383,7 +387,7 @@ def _message_resolved(event: Event, names: Sequence[str], options: Options | Non
         if options is not None and message_text(options, MessageAction.EXTRA_TILE) != (
             message_text(None, MessageAction.EXTRA_TILE)
         ):
-            return gettext("%(name)s takes the action: an extra turn") % values
+            return gettext("%(name)s takes the action: play an extra turn") % values
         return gettext("%(name)s takes the action: one more tile") % values
     follower = event.get("follower")
     if isinstance(follower, Mapping) and follower:
@@ -659,7 +663,7 @@ def _lapsed(event: Event, names: Sequence[str]) -> str:
             values["how"] = points_words(2)
         else:
             kind = event.get("message_action", "")
-            values["how"] = _action_text(kind).lower()
+            values["how"] = _action_text(kind)
             if action.get("points") is not None:
                 values["how"] = gettext("%(action)s, %(points)s") % {
                     "action": values["how"],
@@ -677,7 +681,7 @@ def _undrawn(event: Event, names: Sequence[str]) -> str:
     ) % {
         "name": _name(names, event["seat"]),
         "message": event["message"],
-        "text": _action_text(event["action"]).lower(),
+        "text": _action_text(event["action"]),
     }
 
 
@@ -718,11 +722,14 @@ def _name(names: Sequence[str], seat: int) -> str:
     beyond ``names`` is called by its number, counted from 1."""
     if 0 <= seat < len(names):
         return isolate(names[seat])
+    # Translators: a seat at the table that has no name, counted from 1.
     return gettext("Seat %(number)s") % {"number": seat + 1}
 
 
 def points_words(points: int) -> str:
     """A number of points with its noun: "1 point", "6 points" (each language's plural)."""
+    # Translators: points on the score track; also inserted into other sentences after a verb
+    # ("scores %(points)s") or a colon.
     return ngettext("%(count)s point", "%(count)s points", abs(points)) % {"count": points}
 
 

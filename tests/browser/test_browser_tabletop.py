@@ -22,12 +22,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from game.engine.wording import message_rule
-from game.services.narration import entry_words
 from playwright.sync_api import Browser, Page, expect
 
 from game.engine.presets import PRESETS
 from game.engine.record import replay
+from game.words.messages import message_rule
+from game.words.narration import entry_words
 from tests import servers
 from tests.browser.test_browser import ConsoleWatch, screenshot
 

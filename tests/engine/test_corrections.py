@@ -55,8 +55,10 @@ def replays_identically(g: Game) -> None:
     assert replay(export(g.state)).state == g.state
 
 
-def plain(text: str) -> str:
-    return text.replace("\u2068", "").replace("\u2069", "")
+def plain(line: Any) -> str:
+    """A line's text without the isolates around names."""
+    text = line["text"] if isinstance(line, dict) else line
+    return str(text).replace("\u2068", "").replace("\u2069", "")
 
 
 # Changing points, figure, player, category -----------------------------------------------------
@@ -185,7 +187,7 @@ def test_a_correction_that_removes_a_message_makes_its_resolution_lapse(preset):
     lapsed = g.of_type("lapsed")
     assert lapsed[0]["entry"] == resolution and lapsed[0]["message"] == 3
     assert plain(narrate([lapsed[0]], NAMES)[0]) == (
-        "No longer applies: Ann's message 3 (smallest monastery, 4 points)"
+        "No longer applies: Ann's message 3 (Score your smallest monastery, 4 points)"
     )
     assert g.state.revealed is None
     assert g.state.stack == tuple(ORDER)
@@ -232,7 +234,7 @@ def test_an_adjustment_below_zero_is_refused():
     adjust(g, 0, -4, "meeple")
     assert g.player(0).meeple == 0
     line = plain(narrate([last(g, "adjusted")], NAMES)[0])
-    assert line == "Ann's meeple: -4 (adjustment); lands on 0 (dark space)"
+    assert line == "Ann's meeple: -4 (adjustment); the meeple lands on 0 (dark space)"
 
 
 def test_an_adjustment_never_draws_a_message():

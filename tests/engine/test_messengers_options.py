@@ -7,6 +7,8 @@ The expected values are transcribed from the digest's tables by hand, independen
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from game.engine.errors import EngineError, OptionError
@@ -14,6 +16,7 @@ from game.engine.play import new_game
 from game.engine.presets import resolve_options
 from game.engine.record import export, replay
 from game.engine.views import view
+from game.words.views import public_view, public_view_json
 from tests.scenario import Game
 
 PRESETS = ("c1-zmg", "c2-hig", "c2-zmg", "c3")
@@ -72,7 +75,8 @@ def test_a_new_game_shows_the_resolved_options(preset):
 def test_preset_name_shown(preset):
     """rules/messengers.md §2: the "name shown" of each preset."""
     state, _ = new_game(["Ann", "Bob"], preset, seed=2)
-    assert view(state)["preset_name"] == NAMES_SHOWN[preset]
+    assert public_view(state)["preset"] == preset
+    assert json.loads(public_view_json(state))["preset_name"] == NAMES_SHOWN[preset]
 
 
 def test_the_four_presets_are_the_only_ones():

@@ -22,6 +22,7 @@ from game.engine.outlook import earned_now, figure_outlooks
 from game.engine.play import apply, new_game
 from game.engine.state import GameState
 from game.engine.views import pending
+from game.words.decisions import figure_note
 from tests.engine.test_messengers_rules import road_and_city_layout
 from tests.scenario import Game
 
@@ -138,7 +139,8 @@ def test_only_the_active_player_draws() -> None:
     outlook = {item["figure"]: item for item in figure_outlooks(g.state, BOB, 4)}
     assert outlook["messenger"]["dark"] is True
     assert outlook["messenger"]["why_not"] == "not_active"
-    assert outlook["messenger"]["note"] == "dark, but only \u2068Ann\u2069 draws messages this turn"
+    note = figure_note(outlook["messenger"], ["Ann", "Bob"], g.state.active)
+    assert note == "dark, but only \u2068Ann\u2069 draws messages this turn"
     g.score(BOB, 4, "messenger")
     g.end_turn()
     assert draws(g) == []

@@ -16,14 +16,15 @@ import pytest
 
 from game.engine.autoplay import random_command
 from game.engine.commands import parse_command
+from game.engine.messengers import MessageAction
 from game.engine.play import apply, new_game
 from game.engine.presets import resolve_options
 from game.engine.state import GameState
 from game.engine.story import story
-from game.engine.views import pending, view
+from game.engine.views import pending
 from game.live.snapshots import snapshot
 from game.services.lobby import create_table
-from game.words.messages import message_names
+from game.words.messages import message_names, message_text
 from game.words.narration import narrate
 from game.words.views import public_view_json
 from tests.engine.test_messages import NOT_OFFERED, PRESETS, column_game, stack
@@ -190,18 +191,18 @@ def test_c3_message_4_is_an_extra_turn_everywhere() -> None:
     stays "Place one more tile"."""
     g = Game("c3", mode="tabletop", messages=stack("c3", "extra_tile"))
     g.score(0, 5, "meeple").end_turn()
-    shown = view(g.state)
+    shown = json.loads(public_view_json(g.state))
     assert shown["revealed"]["text"] == "Play an extra turn"
     assert shown["pending"]["text"] == "Play an extra turn"
     assert shown["pending"]["choices"][1]["label"] == "Play an extra turn"
     assert message_names(g.state.options)["4"] == "Play an extra turn"
     drawn = [event for event in g.events if event["type"] == "message_drawn"]
-    assert narrate(drawn, ["Ann", "Bob"], g.state.options) == [
+    assert [line["text"] for line in narrate(drawn, ["Ann", "Bob"], g.state.options)] == [
         "\u2068Ann\u2069 draws message 4: Play an extra turn"
     ]
     g.resolve("action")
     (line,) = narrate(g.of_type("message_resolved"), ["Ann", "Bob"], g.state.options)
-    assert line == "\u2068Ann\u2069 takes the action: play an extra turn"
+    assert line["text"] == "\u2068Ann\u2069 takes the action: play an extra turn"
     immediate = resolve_options("c3", {"extra_tile": "immediate"})
     assert message_names(immediate)["4"] == "Place one more tile"
     assert message_names(resolve_options("c2-hig", None))["4"] == "Place one more tile"
@@ -216,13 +217,13 @@ def test_the_snapshot_names_the_messages_the_track_and_the_rule_from_the_lobby_o
     assert info["track"] == {"spaces": 50, "dark": list(range(0, 50, 5))}
     assert info["message_rule"] == (
         "A figure that ends the turn's scoring on a dark space draws a message; only the player"
-        " whose turn it is draws. One message per scoring; at most 1 per turn; points from a"
-        " message draw none."
+        " whose turn it is draws. One message per scoring. At most 1 message per turn. Points from"
+        " a message draw no message."
     )
     zmg, _ = create_table(preset="c2-zmg", name="Ann", colour="blue")
     rule = json.loads(snapshot(zmg.code, 0))["table"]["message_rule"]
     assert rule.startswith("A figure that lands on a dark space draws a message")
-    assert "Not where another player's figure already stands" in rule
+    assert "No message where another player's figure already stands." in rule
 
 
 def test_undo_text_names_the_entry_an_undo_takes_back() -> None:
@@ -231,7 +232,7 @@ def test_undo_text_names_the_entry_an_undo_takes_back() -> None:
     assert json.loads(public_view_json(g.state))["undo_text"] is None
     g.score(0, 4, "meeple")
     assert json.loads(public_view_json(g.state))["undo_text"] == (
-        "\u2068Ann\u2069 scores 4 with the meeple"
+        "\u2068Ann\u2069 scores 4 points with the meeple"
     )
     g.end_turn()
     assert json.loads(public_view_json(g.state))["undo_text"] == "\u2068Ann\u2069 ends the turn"
@@ -254,4 +255,5 @@ def test_the_story_names_c3_message_4_as_the_edition_does() -> None:
     g = Game("c3", mode="tabletop", messages=stack("c3", "extra_tile"))
     g.score(0, 5, "meeple").end_turn()
     (drawn,) = story(g.state).messages
-    assert (drawn.message, drawn.name) == (4, "Play an extra turn")
+    assert (drawn.message, drawn.action) == (4, "extra_tile")
+    assert message_text(g.state.options, MessageAction(drawn.action)) == "Play an extra turn"

@@ -53,7 +53,7 @@ def test_each_sharing_seat_moves_its_own_figure_in_one_entry() -> None:
         (0, "meeple", "city"),
         (2, "messenger", "city"),
     ]
-    lines = narrate(g.events, ["Ann", "Bob", "Cy"])
+    lines = [line["text"] for line in narrate(g.events, ["Ann", "Bob", "Cy"])]
     assert "\u2068Ann\u2069 and \u2068Cy\u2069 share 4 points for a city" in lines
 
 

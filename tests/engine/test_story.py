@@ -78,7 +78,6 @@ def test_message_statistics_say_who_drew_what_and_what_it_gave():
     assert len(told.messages) == 1
     drawn = told.messages[0]
     assert (drawn.turn, drawn.seat, drawn.message, drawn.action) == (1, 0, 3, "smallest_monastery")
-    assert drawn.name == "Score your smallest monastery"
     assert (drawn.choice, drawn.points) == ("points", 2)
 
 

@@ -188,8 +188,8 @@ def test_the_view_names_the_entry_an_undo_would_take_back():
 
 def test_undo_and_categories_in_words():
     g = table().score(0, 4, "meeple", "city").undo(1)
-    lines = narrate(g.events, ["Ann", "Bob"])
-    assert lines[-2] == "\u2068Ann\u2069 scores 4 for a city with the meeple; lands on 4"
+    lines = [line["text"] for line in narrate(g.events, ["Ann", "Bob"])]
+    assert lines[-2] == "\u2068Ann\u2069 scores 4 points for a city; the meeple lands on 4"
     assert lines[-1] == (
-        "Undone by \u2068Bob\u2069: \u2068Ann\u2069 scores 4 for a city with the meeple"
+        "Undone by \u2068Bob\u2069: \u2068Ann\u2069 scores 4 points for a city with the meeple"
     )

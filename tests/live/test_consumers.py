@@ -372,7 +372,7 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
     assert started["table"]["status"] == "playing"
     assert [p["name"] for p in started["view"]["players"]] == ["Ann", "Bob"]
     history = await bob.receive("history")
-    assert any("Ann" in line for line in history["lines"])
+    assert any("Ann" in line["text"] for line in history["lines"])
     assert (await ann.receive("snapshot"))["table"]["status"] == "playing"
     await ann.receive("history")
 

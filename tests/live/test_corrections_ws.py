@@ -76,8 +76,10 @@ async def test_the_host_previews_and_corrects_an_earlier_entry() -> None:
     update = await update_at(bob, 6)
     assert update["events"][0]["type"] == "corrected"
     assert update["lines"] == shown["lines"]
-    assert update["lines"][0] == "Host corrects \u2068Ann\u2069's 5 points (meeple) to 6"
-    assert update["lines"][1] == ("No longer applies: \u2068Ann\u2069's message 3 (2 points)")
+    assert update["lines"][0]["text"] == "Host corrects \u2068Ann\u2069's 5 points (meeple) to 6"
+    assert update["lines"][1]["text"] == (
+        "No longer applies: \u2068Ann\u2069's message 3 (2 points)"
+    )
     assert [p["score"] for p in update["view"]["players"]] == [6, 3]
     assert update["view"]["revealed"] is None
 
@@ -88,7 +90,7 @@ async def test_the_host_previews_and_corrects_an_earlier_entry() -> None:
     await host.send(command(6, "h6", {"type": "undo"}))
     update = await update_at(bob, 7)
     assert [p["score"] for p in update["view"]["players"]] == [7, 3]
-    assert update["lines"] == [
+    assert [line["text"] for line in update["lines"]] == [
         "Undone by \u2068Ann\u2069: the host's correction to \u2068Ann\u2069's 6 points (meeple)"
     ]
     for client in (host, bob):

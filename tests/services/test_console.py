@@ -21,6 +21,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 MESSAGES = [3, 1, 4, 5, 2, 6, 7, 8]
 
 
+def texts(update: dict[str, Any]) -> list[str]:
+    """An update's lines, as text."""
+    return [line["text"] for line in update["lines"]]
+
+
 def command(version: int, command_id: str, body: dict[str, Any], seat: int | None = None):
     message = {"type": "command", "version": version, "id": command_id, "command": body}
     if seat is not None:
@@ -102,8 +107,8 @@ async def test_the_host_seats_players_and_enters_a_whole_turn_for_them() -> None
     )
     update = await update_at(bob, 2)
     assert update["view"]["players"][1]["meeple"] == 5
-    assert update["lines"] == [
-        "\u2068Bob\u2069 scores 5 for a city with the meeple; lands on 5 (dark space)"
+    assert texts(update) == [
+        "\u2068Bob\u2069 scores 5 points for a city; the meeple lands on 5 (dark space)"
     ]
     await host.send(command(2, "h3", {"type": "end_turn"}))
     update = await update_at(host, 3)
@@ -173,7 +178,7 @@ async def test_undo_over_the_websocket_puts_a_drawn_message_back_unseen() -> Non
     assert update["events"] == [
         {"type": "undone", "seat": 0, "action": {"seat": 0, "type": "end_turn"}}
     ]
-    assert update["lines"] == ["Undone by \u2068Ann\u2069: \u2068Ann\u2069 ends the turn"]
+    assert texts(update) == ["Undone by \u2068Ann\u2069: \u2068Ann\u2069 ends the turn"]
     await update_at(host, 3)
     await host.send(command(3, "h3", {"type": "undo"}))
     assert await error_code(host) == "duplicate"

@@ -115,7 +115,9 @@ def test_the_preview_changes_nothing_and_tells_what_the_correction_then_does() -
     assert STATES.get((table.id, table.code)) is state
     assert shown["type"] == "preview" and shown["command"] == body
     assert [item["entry"] for item in shown["lapsed"]] == [2, 3]
-    assert "message 3 (smallest monastery, 4 points)" in shown["lapsed"][0]["line"]
+    assert (
+        "message 3 (Score your smallest monastery, 4 points)" in shown["lapsed"][0]["line"]["text"]
+    )
     assert shown["scores"][0] == {"meeple": 6, "messenger": 0}
     assert shown["scores"][1] == {"meeple": 2, "messenger": 0}
 
@@ -225,9 +227,15 @@ def test_a_preview_never_tells_which_message_a_correction_would_draw() -> None:
     send(table, {"type": "end_turn"})
     body = correct(0, {"seat": 0, "type": "score", "points": 5, "figure": "meeple"})
     shown = preview(table.code, 0, body, host=True)
-    assert shown["lines"][-1] == "\u2068Ann\u2069 draws a message"
+    assert shown["lines"][-1] == {
+        "kind": "message_drawn",
+        "text": "\u2068Ann\u2069 draws a message",
+        "seat": 0,
+        "at": None,
+    }
     assert not any(
-        "message 3" in line or "3" in line.split("message")[-1] for line in shown["lines"]
+        "message 3" in line["text"] or "3" in line["text"].split("message")[-1]
+        for line in shown["lines"]
     )
     table.refresh_from_db()
     applied = submit_command(table.code, 0, table.version, "dark", body)
@@ -328,11 +336,13 @@ def test_a_preview_shows_a_waiting_message_that_would_no_longer_be_drawn() -> No
     send(table, {"type": "end_turn"})
     body = correct(0, {"seat": 0, "type": "score", "points": 4, "figure": "meeple"})
     shown = preview(table.code, 0, body, host=True)
-    said = [item["line"].replace("\u2068", "").replace("\u2069", "") for item in shown["lapsed"]]
+    said = [
+        item["line"]["text"].replace("\u2068", "").replace("\u2069", "") for item in shown["lapsed"]
+    ]
     assert said == [
-        "No longer drawn: Ann's message 3 (score your smallest monastery) goes back on top"
+        "No longer drawn: Ann's message 3 (Score your smallest monastery) goes back on top"
     ]
     table.refresh_from_db()
     applied = submit_command(table.code, 0, table.version, "undraw", body)
-    assert any(line.endswith("goes back on top") for line in applied.lines)
+    assert any(line["text"].endswith("goes back on top") for line in applied.lines)
     assert json.loads(applied.view_json)["revealed"] is None

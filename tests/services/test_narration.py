@@ -1,4 +1,4 @@
-"""The game log in words (game/services/narration.py), checked against the recorded games.
+"""The game log in words (game/words/narration.py), checked against the recorded games.
 
 The records in tests/records are finished games whose every event is known (their README has the
 ledger), so the lines asserted here are those a player reads for real events, not for events made
@@ -36,12 +36,12 @@ ISOLATES = str.maketrans("", "", "\u2068\u2069")
 def narrate(events: Any, names: Any) -> list[str]:
     """The lines without the isolates around names, to keep the expected lines readable (the
     isolates have tests of their own at the end)."""
-    return [line.translate(ISOLATES) for line in narration.narrate(events, names)]
+    return [line["text"].translate(ISOLATES) for line in narration.narrate(events, names)]
 
 
 def narrate_event(event: Any, names: Any) -> str | None:
     line = narration.narrate_event(event, names)
-    return None if line is None else line.translate(ISOLATES)
+    return None if line is None else line["text"].translate(ISOLATES)
 
 
 @cache
@@ -84,28 +84,28 @@ def test_a_turn_with_a_completed_city_and_a_chain_of_messages():
         "Ann places tile E at (0, -2)",
         "Ann places a farmer on the field (NL)",
         "The city at (0, -2) is completed: 3 tiles, 6 points",
-        "Ann scores 6 for the city at (0, -2) with the meeple; lands on 10 (dark space)",
+        "Ann scores 6 points for the city at (0, -2); the meeple lands on 10 (dark space)",
         "Ann's knight returns from the city at (0, -1)",
         "Ann draws message 2: Score your smallest city",
         "Ann takes the action: 5 points for the city at (1, -3)",
-        "Ann scores 5 for their smallest city at (1, -3) with the messenger; "
-        "lands on 5 (dark space)",
+        "Ann scores 5 points for their smallest city at (1, -3); "
+        "the messenger lands on 5 (dark space)",
         "Ann draws message 3: Score your smallest monastery",
         "Ann takes the action: 5 points for the monastery at (0, 1)",
-        "Ann scores 5 for their smallest monastery at (0, 1) with the meeple; "
-        "lands on 15 (dark space)",
+        "Ann scores 5 points for their smallest monastery at (0, 1); "
+        "the meeple lands on 15 (dark space)",
         "Ann draws message 1: Score your smallest road",
         "Ann takes the action: 5 points for the road at (-2, 0)",
-        "Ann scores 5 for their smallest road at (-2, 0) with the messenger; "
-        "lands on 10 (dark space)",
+        "Ann scores 5 points for their smallest road at (-2, 0); "
+        "the messenger lands on 10 (dark space)",
         "Ann draws message 8: Score a follower and return it",
         "Ann takes the action: 5 points for the road at (-1, 0), and the highwayman returns",
-        "Ann scores 5 for the message (score a follower and return it) with the meeple; "
-        "lands on 20 (dark space)",
+        "Ann scores 5 points for the message (Score a follower and return it); "
+        "the meeple lands on 20 (dark space)",
         "Ann's highwayman returns from the road at (-1, 0)",
         "Ann draws message 6: 2 points per knight",
         "Ann takes the action: 2 points",
-        "Ann scores 2 for the message (2 points per knight) with the messenger; lands on 12",
+        "Ann scores 2 points for the message (2 points per knight); the messenger lands on 12",
     ]
 
 
@@ -123,7 +123,7 @@ def test_one_more_tile_then_two_points_instead_of_the_action():
     assert turn("board-c2hig-all-messages", 21)[-3:] == [
         "Ann draws message 5: 2 points per coat of arms in your cities",
         "Ann takes the 2 points instead of the action",
-        "Ann scores 2 for the message with the messenger; lands on 17",
+        "Ann scores 2 points for the message; the messenger lands on 17",
     ]
 
 
@@ -135,14 +135,14 @@ def test_the_end_of_a_board_game_with_laps_past_50():
         "The game ends: final scoring",
         "Ann's figures merge: 47 points on the messenger",
         "Bob's figures merge: 0 points on the meeple",
-        "Final scoring: Ann scores 5 for the city at (1, -3) with the messenger; "
-        "lands on 2, lap 2 (52 in all)",
-        "Final scoring: Bob scores 5 for the monastery at (-1, 1) with the meeple; "
-        "lands on 5 (dark space)",
-        "Final scoring: Ann scores 6 for the monastery at (0, 1) with the messenger; "
-        "lands on 8, lap 2 (58 in all)",
-        "Final scoring: Ann scores 3 for the field at (0, -2) with the messenger; "
-        "lands on 11, lap 2 (61 in all)",
+        "Final scoring: Ann scores 5 points for the city at (1, -3); "
+        "the messenger lands on 2, lap 2 (52 in all)",
+        "Final scoring: Bob scores 5 points for the monastery at (-1, 1); "
+        "the meeple lands on 5 (dark space)",
+        "Final scoring: Ann scores 6 points for the monastery at (0, 1); "
+        "the messenger lands on 8, lap 2 (58 in all)",
+        "Final scoring: Ann scores 3 points for the field at (0, -2); "
+        "the messenger lands on 11, lap 2 (61 in all)",
         "Final ranking: 1. Ann 61, 2. Bob 5",
     ]
 
@@ -176,18 +176,18 @@ def test_a_tabletop_game_in_words():
     counted at the table, and final points entered with no category."""
     assert turn("tabletop-c2hig-chain", 1) == [
         "Turn 1: Ann",
-        "Ann scores 3 at the table with the meeple; lands on 3",
-        "Bob scores 5 at the table with the messenger; lands on 5 (dark space)",
+        "Ann scores 3 points at the table; the meeple lands on 3",
+        "Bob scores 5 points at the table; the messenger lands on 5 (dark space)",
     ]
     assert turn("tabletop-c2hig-chain", 2)[1:] == [
-        "Bob scores 5 at the table with the meeple; lands on 5 (dark space)",
+        "Bob scores 5 points at the table; the meeple lands on 5 (dark space)",
         "Bob draws message 1: Score your smallest road",
         "Bob takes the action: 3 points",
-        "Bob scores 3 for the message (score your smallest road) with the messenger; lands on 8",
+        "Bob scores 3 points for the message (Score your smallest road); the messenger lands on 8",
     ]
     assert lines("tabletop-c2hig-chain")[-3:] == [
-        "Final scoring: Ann scores 6 at the table with the messenger; lands on 15 (dark space)",
-        "Final scoring: Bob scores 3 at the table with the meeple; lands on 16",
+        "Final scoring: Ann scores 6 points at the table; the messenger lands on 15 (dark space)",
+        "Final scoring: Bob scores 3 points at the table; the meeple lands on 16",
         "Final ranking: 1. Cy 17, 2. Bob 16, 3. Ann 15",
     ]
 
@@ -331,9 +331,9 @@ def test_every_name_in_a_line_is_isolated_so_an_override_cannot_reorder_the_line
     evil = "\u202eevil"
     scored = {"type": "points", "seat": 1, "points": 5, "figure": "meeple", "total": 5}
     line = narration.narrate_event(scored, ["Ann", evil])
-    assert line is not None and line.startswith(f"\u2068{evil}\u2069 scores 5")
+    assert line is not None and line["text"].startswith(f"\u2068{evil}\u2069 scores 5")
     over = {"type": "game_over", "scores": [41, 50]}
-    assert narration.narrate([over], ["Ann", evil]) == [
+    assert [line["text"] for line in narration.narrate([over], ["Ann", evil])] == [
         f"Final ranking: 1. \u2068{evil}\u2069 50, 2. \u2068Ann\u2069 41"
     ]
 
@@ -342,7 +342,7 @@ def test_every_name_in_a_line_is_isolated_so_an_override_cannot_reorder_the_line
 def test_names_in_a_recorded_game_appear_only_isolated(name):
     events, players = game(name)
     for line in narration.narrate(events, players):
-        bare = line
+        bare = line["text"]
         for player in players:
             bare = bare.replace(f"\u2068{player}\u2069", "")
         assert not any(player in bare for player in players), line

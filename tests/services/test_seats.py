@@ -288,7 +288,7 @@ async def test_a_person_plays_against_a_computer_through_the_service_path() -> N
     # The log says who played: the computer's lines name it, the person's do not.
     await ann.send({"type": "sync"})
     await ann.receive("snapshot")
-    lines = (await ann.receive("history"))["lines"]
+    lines = [line["text"] for line in (await ann.receive("history"))["lines"]]
     assert any("Ada (computer)" in line and "places" in line for line in lines), lines
     assert not any("Ann (computer)" in line for line in lines)
     await ann.close()
@@ -389,7 +389,7 @@ async def test_an_absent_seat_is_handed_to_a_computer_and_taken_back() -> None:
     # The computer plays Ann's turn.
     update = await next_update(cy)
     assert update["seat"] == 0 and update["id"] == "cpu.0"
-    assert any("Ann (computer)" in line for line in update["lines"])
+    assert any("Ann (computer)" in line["text"] for line in update["lines"])
     await computer.idle()
     # Cy cannot take Ann's seat back; Ann can, on her return.
     await refused(cy, {"type": "take_back", "seat": 0}, "not_host")

@@ -13,6 +13,7 @@ import pytest
 from game.engine import views
 from game.engine.record import replay
 from game.engine.state import GameState
+from game.words.views import public_view_json
 from tests.scenario import Game
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -127,10 +128,14 @@ def test_revealed_message_view() -> None:
         assert choices[1] == {
             "choice": "points",
             "points": 2,
-            "label": "Take 2 points",
             "command": {"type": "resolve_message", "choice": "points"},
         }
         assert len(choices) == 2
+    worded = json.loads(public_view_json(state))["pending"]["choices"]
+    assert [choice["label"] for choice in worded] == [
+        "Take 2 points",
+        "Score 3 points and return the farmer",
+    ]
     _assert_same_for_every_seat(state)
     bag = tuple(reversed(state.bag))
     _assert_hides_the_orders(state, bag, tuple(reversed(state.stack)))

@@ -1,0 +1,162 @@
+"""The game's words in German and Czech (game/words/, locale/): log lines with each language's
+plurals, the view's notes and labels, and an update worded once per language."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+
+from game.engine.presets import resolve_options
+from game.services.commands import submit_command
+from game.web.forms import house_rules
+from game.words.decisions import figure_note, for_what
+from game.words.messages import message_rule, preset_name
+from game.words.narration import narrate
+from tests.engine.test_messages import stack
+from tests.racing_entries import ANN, tabletop_night
+from tests.scenario import Game
+
+NAMES = ["Ann", "Bob"]
+ISOLATES = str.maketrans("", "", "\u2068\u2069")
+
+
+def texts(events: list[dict[str, Any]], language: str, names: list[str] = NAMES) -> list[str]:
+    with translation.override(language):
+        return [line["text"].translate(ISOLATES) for line in narrate(events, names)]
+
+
+def scored(points: int) -> dict[str, Any]:
+    return {
+        "type": "points",
+        "seat": 0,
+        "points": points,
+        "figure": "meeple",
+        "total": 10 + points,
+        "reason": "city",
+        "where": {"x": 0, "y": -2, "feature": "city"},
+    }
+
+
+def test_points_in_german_have_the_plural_of_their_count() -> None:
+    assert texts([scored(1), scored(2)], "de") == [
+        "Ann erhält 1 Punkt für die Stadt bei (0, -2); der Gefolgsmann landet auf 11",
+        "Ann erhält 2 Punkte für die Stadt bei (0, -2); der Gefolgsmann landet auf 12",
+    ]
+
+
+def test_points_in_czech_have_the_three_forms_of_whole_numbers() -> None:
+    assert texts([scored(1), scored(2), scored(5)], "cs") == [
+        "Ann získává 1 bod za město na (0, -2); družiník přistává na poli 11",
+        "Ann získává 2 body za město na (0, -2); družiník přistává na poli 12",
+        "Ann získává 5 bodů za město na (0, -2); družiník přistává na poli 15",
+    ]
+
+
+def test_a_turn_a_tile_and_a_message_in_german_and_czech() -> None:
+    events = [
+        {"type": "turn_started", "seat": 1, "turn": 3},
+        {"type": "tile_drawn", "seat": 1, "tile": "E", "tiles_left": 3},
+        {"type": "tile_placed", "seat": 1, "tile": "E", "x": 1, "y": 0, "rotation": 0},
+        {"type": "message_drawn", "seat": 1, "message": 2, "action": "smallest_city"},
+        {"type": "game_over", "scores": [41, 50]},
+    ]
+    assert texts(events, "de") == [
+        "Zug 3: Bob",
+        "Bob zieht Karte E (noch 3)",
+        "Bob legt Karte E bei (1, 0)",
+        "Bob zieht Depesche 2: Werte deine kleinste Stadt",
+        "Endstand: 1. Bob 50, 2. Ann 41",
+    ]
+    assert texts(events, "cs") == [
+        "Tah 3: Bob",
+        "Bob táhne kartičku E (zbývají 3)",
+        "Bob pokládá kartičku E na (1, 0)",
+        "Bob táhne dopis 2: Vyhodnoť své nejmenší město",
+        "Konečné pořadí: 1. Bob 50, 2. Ann 41",
+    ]
+
+
+def test_a_line_says_its_kind_seat_and_square_in_every_language() -> None:
+    placed = {"type": "tile_placed", "seat": 1, "tile": "E", "x": 1, "y": 0, "rotation": 0}
+    for language in ("en", "de", "cs"):
+        with translation.override(language):
+            (line,) = narrate([placed], NAMES)
+        assert (line["kind"], line["seat"], line["at"]) == ("tile_placed", 1, [1, 0])
+    with translation.override("cs"):
+        (ending,) = narrate([{"type": "game_ending", "turn": 9}], NAMES)
+    assert ending == {
+        "kind": "game_ending",
+        "text": "Hra končí: závěrečné vyhodnocení",
+        "seat": None,
+        "at": None,
+    }
+
+
+def test_the_views_words_in_german() -> None:
+    """A revealed message's text, its choices' labels, a figure's note and a prompt's purpose."""
+    g = Game("c3", mode="tabletop", messages=stack("c3", "extra_tile"))
+    g.score(0, 5, "meeple").end_turn()
+    with translation.override("de"):
+        waiting = g.pending
+        assert waiting is not None
+        assert waiting["text"] == "Spiele einen zusätzlichen Zug"
+        assert [choice["label"] for choice in waiting["choices"]] == [
+            "Nimm 2 Punkte",
+            "Spiele einen zusätzlichen Zug",
+        ]
+        option = {
+            "draws_message": False,
+            "maybe": False,
+            "dark": True,
+            "why_not": "not_active",
+            "blocker": None,
+        }
+        note = figure_note(option, NAMES, 0)  # type: ignore[arg-type]
+        assert note == "dunkel, aber in diesem Zug zieht nur \u2068Ann\u2069 Depeschen"
+        assert for_what({"reason": "city"}) == "für eine Stadt"
+        assert preset_name("c3") == "3. Ausgabe (2021, Big Box 7) und 3.1 (2025, Big Box 8)"
+        assert message_rule(resolve_options("c3")).startswith("Eine Figur, die die Wertung")
+    with translation.override("cs"):
+        assert g.pending is not None
+        assert g.pending["choices"][0]["label"] == "Vezmi si 2 body"
+
+
+@pytest.mark.django_db
+def test_an_update_is_worded_once_per_language() -> None:
+    night = tabletop_night()
+    applied = submit_command(
+        night["code"], ANN, 0, "a1", {"type": "score", "points": 5, "figure": "meeple"}
+    )
+    message = applied.message()
+    assert set(message) == {"type", "texts", "finished"}
+    assert set(message["texts"]) == {code for code, _ in settings.LANGUAGES}
+    frames = {language: json.loads(text) for language, text in message["texts"].items()}
+    # The same facts for every language: only the words differ.
+    assert frames["en"]["events"] == frames["de"]["events"] == frames["cs"]["events"]
+    assert frames["en"]["view"]["players"] == frames["cs"]["view"]["players"]
+    assert frames["en"]["view"]["preset_name"].startswith("2nd edition")
+    assert frames["de"]["view"]["preset_name"].startswith("2. Ausgabe")
+    assert frames["cs"]["view"]["preset_name"].startswith("2. vydání")
+    assert frames["de"]["lines"][0]["text"] == (
+        "\u2068Ann\u2069 erhält 5 Punkte am Tisch; der Gefolgsmann landet auf 5 (dunkles Feld)"
+    )
+    assert frames["cs"]["lines"][0]["text"] == (
+        "\u2068Ann\u2069 získává 5 bodů u stolu; družiník přistává na poli 5 (tmavé pole)"
+    )
+    kinds = [[line["kind"] for line in frame["lines"]] for frame in frames.values()]
+    assert kinds[0] == kinds[1] == kinds[2]
+    assert {line["seat"] for line in frames["de"]["lines"]} == {ANN}
+    with translation.override("cs"):
+        assert json.loads(applied.text())["lines"] == frames["cs"]["lines"]
+    assert applied.text("xx") == message["texts"][settings.LANGUAGE_CODE]
+
+
+def test_house_rules_in_german_and_czech() -> None:
+    with translation.override("de"):
+        assert house_rules("c2-zmg", {"alone_rule": False}) == ["Allein auf dem dunklen Feld: Aus"]
+    with translation.override("cs"):
+        assert house_rules("c3", {"chain": True}) == ["Řetězení dopisů: Ano"]
