@@ -1,6 +1,7 @@
 """Languages in Chromium: a German browser gets the pages in German (the server's words and the
 scripts' alike), `<html lang>` says so, and the switcher changes the language for this page and
-every later one (the cookie), on the home page and on a table page, whose footer it is not in.
+every later one (the cookie), on the home page and on a table page, whose footer it is not in;
+by pointer at once, by keyboard on Enter.
 """
 
 from __future__ import annotations
@@ -78,6 +79,18 @@ def test_a_german_browser_reads_german_and_the_switcher_changes_it(
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.locator("h1")).to_have_text("Carcassonne mit Die Depeschen")
+
+    # With the keyboard, an arrow key only moves through the languages; Enter applies the one
+    # shown (the button shows again for it too).
+    select = page.locator(".language select")
+    select.focus()
+    select.press("ArrowDown")
+    expect(select).to_have_value("cs")
+    expect(page.locator("[data-language-apply]")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    select.press("Enter")
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
+    expect(page.locator("h1")).to_have_text("Carcassonne s rozšířením Dopisy")
 
     context.close()
     assert not watch.errors, watch.errors
