@@ -1,5 +1,6 @@
-"""A table's story (``engine/story.py``) as served to the pages: JSON and CSV, each computed
-once per table version and kept in a small per-process cache (docs/protocol.md, "The story").
+"""A table's story (``engine/story.py``) as served to the pages: JSON and CSV, computed once per
+table version and kept in a small per-process cache without words (docs/protocol.md, "The
+story"); the drawn messages' names are added per request, in its language.
 
 The story is public: the same for every visitor, players, spectators and the projector alike.
 It tells scores, categories and drawn messages only, never the bag or the stack's order.

@@ -4,23 +4,37 @@ plurals, the view's notes and labels, and an update worded once per language."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from django.utils import translation
 
+from game.engine.messengers import MessageAction
 from game.engine.presets import resolve_options
 from game.services.commands import submit_command
 from game.web.forms import house_rules
 from game.words.decisions import figure_note, for_what
-from game.words.messages import message_rule, preset_name
+from game.words.messages import message_rule, message_text, preset_name
 from game.words.narration import narrate
 from tests.engine.test_messages import stack
 from tests.racing_entries import ANN, tabletop_night
 from tests.scenario import Game
 
 NAMES = ["Ann", "Bob"]
+
+
+@pytest.fixture(autouse=True)
+def _language_restored() -> Iterator[None]:
+    """A request through the test client leaves its language active in this thread (as
+    LocaleMiddleware does): the next test reads the language it found."""
+    before = translation.get_language()
+    yield
+    translation.activate(before)
+
+
 ISOLATES = str.maketrans("", "", "\u2068\u2069")
 
 
@@ -160,3 +174,22 @@ def test_house_rules_in_german_and_czech() -> None:
         assert house_rules("c2-zmg", {"alone_rule": False}) == ["Allein auf dem dunklen Feld: Aus"]
     with translation.override("cs"):
         assert house_rules("c3", {"chain": True}) == ["Řetězení dopisů: Ano"]
+
+
+@pytest.mark.django_db
+def test_the_storys_message_names_are_in_the_readers_language() -> None:
+    code = tabletop_night()["code"]
+    submit_command(code, ANN, 0, "a1", {"type": "score", "points": 5, "figure": "meeple"})
+    submit_command(code, ANN, 1, "a2", {"type": "end_turn"})
+    english = Client().get(f"/t/{code}/story.json").json()["messages"]
+    german = Client(HTTP_ACCEPT_LANGUAGE="de").get(f"/t/{code}/story.json").json()["messages"]
+    browser = Client(HTTP_ACCEPT_LANGUAGE="de")
+    browser.cookies["django_language"] = "cs"  # the switcher's choice over the browser's
+    czech = browser.get(f"/t/{code}/story.json").json()
+    assert [message["action"] for message in german] == [m["action"] for m in english]
+    assert len(english) == 1
+    action = MessageAction(english[0]["action"])
+    options = resolve_options("c2-hig")
+    for language, name in (("de", german[0]["name"]), ("cs", czech["messages"][0]["name"])):
+        with translation.override(language):
+            assert name == message_text(options, action) != english[0]["name"]
