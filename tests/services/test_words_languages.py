@@ -4,6 +4,7 @@ plurals, the view's notes and labels, and an update worded once per language."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +24,17 @@ from tests.racing_entries import ANN, tabletop_night
 from tests.scenario import Game
 
 NAMES = ["Ann", "Bob"]
+
+
+@pytest.fixture(autouse=True)
+def _language_restored() -> Iterator[None]:
+    """A request through the test client leaves its language active in this thread (as
+    LocaleMiddleware does): the next test reads the language it found."""
+    before = translation.get_language()
+    yield
+    translation.activate(before)
+
+
 ISOLATES = str.maketrans("", "", "\u2068\u2069")
 
 

@@ -3,6 +3,8 @@
 // a connection's first snapshot (a reload, a reconnect) never rings. The notification
 // permission is asked only from a click on the Alerts control.
 
+import { gettext, interpolate } from "./i18n.js";
+
 const KIND = {
   place_tile: "turn",
   place_follower: "turn",
@@ -10,7 +12,11 @@ const KIND = {
   choose_figure: "figure",
   resolve_message: "message",
 };
-const WORDS = { turn: "Your turn", figure: "Choose your figure", message: "Your message" };
+const WORDS = {
+  turn: () => gettext("Your turn"),
+  figure: () => gettext("Choose your figure"),
+  message: () => gettext("Your message"),
+};
 const NOTES = { turn: [660, 880], figure: [587, 784], message: [784, 1047] };
 const SOUND = "messengers.alerts.sound";
 const NOTIFY = "messengers.alerts.notify";
@@ -68,8 +74,9 @@ export class TurnAlerts {
     }
     if (document.hidden && load(NOTIFY, "off") === "on" && granted()) {
       try {
-        new Notification(text ? `${WORDS[kind]}: ${text}` : WORDS[kind], {
-          body: `Carcassonne · table ${this.code}`,
+        const title = WORDS[kind]();
+        new Notification(text ? interpolate(gettext("%(alert)s: %(text)s"), { alert: title, text }) : title, {
+          body: interpolate(gettext("Carcassonne · table %(code)s"), { code: this.code }),
           tag: `messengers-${this.code}`,
         }).onclick = () => window.focus();
       } catch {
@@ -122,6 +129,6 @@ export class TurnAlerts {
     notify.checked = load(NOTIFY, "off") === "on" && granted();
     notify.disabled = !("Notification" in window) || Notification.permission === "denied";
     if (notify.disabled)
-      box.querySelector("[data-alert-note]").textContent = "This browser blocks notifications for this site.";
+      box.querySelector("[data-alert-note]").textContent = gettext("This browser blocks notifications for this site.");
   }
 }

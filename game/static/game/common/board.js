@@ -4,6 +4,7 @@
 // When a decision's places change, the view fits them once into the part of the board that no
 // control covers (and tells board-keys.js by a "places" event on the svg).
 
+import { gettext, interpolate, ngettext, number } from "./i18n.js";
 import { html } from "./shared.js";
 
 const BOARDS = new WeakMap();
@@ -152,7 +153,7 @@ function segmentMarkup(f) {
 
 /** A stand-alone SVG of a tile, for panels. */
 export function tileSVG(catalogue, letter, rotation, className = "tile-svg") {
-  return html`<svg class="${className}" viewBox="-2 -2 104 104" aria-label="tile ${letter}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
+  return html`<svg class="${className}" viewBox="-2 -2 104 104" aria-label="${interpolate(gettext("tile %(letter)s"), { letter })}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
 }
 
 /** A meeple in a seat's colour: `colourClass` is the class that paints it (`colourOf(...).cls`,
@@ -562,7 +563,12 @@ export class Board {
       n = this.offScreen();
     }
     this.showNote(n > 0);
-    const text = `${n} more ${n === 1 ? "place" : "places"} off-screen: show`;
+    const text = interpolate(
+      ngettext("%(count)s more place off-screen: show", "%(count)s more places off-screen: show", n),
+      {
+        count: number(n),
+      },
+    );
     if (n && this.more.textContent !== text) this.more.textContent = text;
   }
 

@@ -7,6 +7,7 @@
 // list. It returns `centre`, an element over the inside of the loop that the caller may fill,
 // kept between calls.
 
+import { gettext, interpolate, ngettext, number, pgettext } from "./i18n.js";
 import { colourOf, html, isolate, nameHtml, raw } from "./shared.js";
 
 const CELL = 100; // SVG units per space
@@ -161,7 +162,7 @@ function trackSvg(shape) {
       html`<text class="sb-num${dark ? " sb-num-dark" : ""}" x="${nx}" y="${ny}" text-anchor="${anchor}">${s}</text>`,
     );
   }
-  return html`<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="Score track"><rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}" height="${height + MARGIN}" rx="14"/><rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${spaces}<g class="sb-figures"></g></svg>`;
+  return html`<svg class="sb-svg" xmlns="${SVG_NS}" viewBox="${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}" role="img" aria-label="${gettext("Score track")}"><rect class="sb-frame" x="${-MARGIN / 2}" y="${-MARGIN / 2}" width="${width + MARGIN}" height="${height + MARGIN}" rx="14"/><rect class="sb-inner" x="${CELL}" y="${CELL}" width="${width - 2 * CELL}" height="${height - 2 * CELL}" rx="6"/>${spaces}<g class="sb-figures"></g></svg>`;
 }
 
 function build(container, large, shape) {
@@ -247,8 +248,7 @@ function placeFigures(board, players, table, activeSeat) {
       badge.style.display = lap > 0 ? "" : "none";
       badge.lastChild.textContent = lap > 0 ? lap : "";
       badge.lastChild.classList.toggle("sb-lap-long", lap >= 100);
-      node.querySelector("title").textContent =
-        `${isolate(figure.player.name)}'s ${figure.kind}: ${figure.points} point${figure.points === 1 ? "" : "s"}`;
+      node.querySelector("title").textContent = figureTitle(figure);
       if (fresh) board.figures.appendChild(node);
     });
   }
@@ -260,7 +260,30 @@ function placeFigures(board, players, table, activeSeat) {
   }
 }
 
+/** "Ann's meeple: 12 points", in the reader's language. */
+function figureTitle({ kind, points, player }) {
+  const values = { name: isolate(player.name), count: number(points) };
+  return kind === "meeple"
+    ? interpolate(ngettext("%(name)s's meeple: %(count)s point", "%(name)s's meeple: %(count)s points", points), values)
+    : interpolate(
+        ngettext("%(name)s's messenger: %(count)s point", "%(name)s's messenger: %(count)s points", points),
+        values,
+      );
+}
+
 // Players' list ---------------------------------------------------------------------------------
+
+/** The figure's name, as a tooltip or a tag. */
+const FIGURE_NAME = { meeple: () => gettext("Meeple"), messenger: () => gettext("Messenger") };
+/** Where the points of this turn go, when the edition fixes the figure. */
+const FIXED_TITLE = {
+  meeple: () => gettext("Every point of this turn goes on the meeple"),
+  messenger: () => gettext("Every point of this turn goes on the messenger"),
+};
+const FIXED_TAG = {
+  meeple: () => gettext("meeple this turn"),
+  messenger: () => gettext("messenger this turn"),
+};
 
 function seatOf(table, seat) {
   return (table?.seats || []).find((s) => s.seat === seat) || null;
@@ -281,18 +304,18 @@ function playersHtml(players, table, view) {
     const isActive = player.seat === active;
     const isDeciding = deciding != null && deciding === player.seat && !isActive;
     const split = player.carrier
-      ? html`<span class="sb-split-item">${ICON[player.carrier]}carries ${player.score}</span>`
-      : html`<span class="sb-split-item" title="Meeple">${ICON.meeple}${player.meeple ?? 0}</span><span class="sb-split-item" title="Messenger">${ICON.messenger}${player.messenger ?? 0}</span>`;
+      ? html`<span class="sb-split-item">${ICON[player.carrier]}${interpolate(gettext("carries %(score)s"), { score: player.score })}</span>`
+      : html`<span class="sb-split-item" title="${FIGURE_NAME.meeple()}">${ICON.meeple}${player.meeple ?? 0}</span><span class="sb-split-item" title="${FIGURE_NAME.messenger()}">${ICON.messenger}${player.messenger ?? 0}</span>`;
     // The figure the edition fixes for the rest of this turn (the server's `turn_figure`), shown
     // to everyone: the table must know where the next points of the turn go.
     const fixed = !finished && player.turn_figure;
     const fixedTag =
       fixed &&
-      html`<span class="sb-fixed" title="Every point of this turn goes on the ${fixed}">${ICON[fixed] || ""}${fixed} this turn</span>`;
+      html`<span class="sb-fixed" title="${FIXED_TITLE[fixed]?.() ?? ""}">${ICON[fixed] || ""}${FIXED_TAG[fixed]?.() ?? fixed}</span>`;
     const marker = isActive
-      ? html`<span class="sb-marker">turn</span>`
-      : isDeciding && html`<span class="sb-marker sb-marker-deciding">deciding</span>`;
-    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? "connected" : "not connected"}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : "joined"}${marker}</span>${fixedTag}</li>`;
+      ? html`<span class="sb-marker">${pgettext("marker", "turn")}</span>`
+      : isDeciding && html`<span class="sb-marker sb-marker-deciding">${pgettext("marker", "deciding")}</span>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? gettext("connected") : gettext("not connected")}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : gettext("joined")}${marker}</span>${fixedTag}</li>`;
   });
 }
 

@@ -2,6 +2,8 @@
 // points in words. Every other module builds its HTML through `html` below, so that a value
 // from the server (a name, a message text) can never become markup by a forgotten escape.
 
+import { interpolate, ngettext, number } from "./i18n.js";
+
 /** Markup that is already safe: made by `html`, or by `raw` for a constant written in code. */
 class Html {
   constructor(text) {
@@ -44,9 +46,31 @@ export function raw(markup) {
   return new Html(String(markup));
 }
 
-/** "1 point", "4 points". */
+/** `template` (a translated sentence with named `%(name)s` placeholders) as markup, with each
+ * value put in its place: escaped unless it is itself `html` (a name in <bdi>), the words
+ * around the values escaped too. The markup counterpart of i18n.js's `interpolate`. */
+export function say(template, values) {
+  const parts = String(template).split(/(%\([a-z_]+\)s)/);
+  return html`${parts.map((part) => {
+    const key = /^%\(([a-z_]+)\)s$/.exec(part)?.[1];
+    return key && key in values ? values[key] : part;
+  })}`;
+}
+
+/** "1 point", "4 points", in the reader's language. */
 export function pts(n) {
-  return n === 1 ? "1 point" : `${n} points`;
+  return interpolate(ngettext("%(count)s point", "%(count)s points", n), { count: number(n) });
+}
+
+/** A game-log line's words: the server sends each line as `{kind, text, seat, at}` (`kind` the
+ * event that gave it, `text` already in the reader's language); a plain string is its own text. */
+export function lineText(line) {
+  return typeof line === "string" ? line : String(line?.text ?? "");
+}
+
+/** The event type that gave a log line ("turn_started", "message_resolved", …), or "". */
+export function lineKind(line) {
+  return typeof line === "string" ? "" : String(line?.kind ?? "");
 }
 
 /** A player's name as HTML, inside <bdi> so that a name written right to left (or holding a

@@ -3,21 +3,23 @@
 // category, the messages drawn, and the results to keep (results.png drawn here from the chart,
 // results.csv from the server). Loaded by the pages only when the story is first shown.
 
+import { gettext, interpolate, number, pgettext } from "./i18n.js";
 import { colourOf, html, isolate, nameHtml, swatchHtml } from "./shared.js";
 
 const CATEGORY = {
-  road: "Road",
-  city: "City",
-  monastery: "Monastery",
-  field: "Field",
-  during_play: "During play",
-  message: "Messages",
-  final: "Final",
+  road: () => gettext("Road"),
+  city: () => gettext("City"),
+  monastery: () => gettext("Monastery"),
+  field: () => gettext("Field"),
+  during_play: () => gettext("During play"),
+  message: () => gettext("Messages"),
+  final: () => pgettext("story category", "Final"),
 };
+// Each line of a player: its key in the story, its width, its dashes and its name in the key.
 const LINES = [
-  ["total", 3, ""],
-  ["meeple", 1.8, "7 4"],
-  ["messenger", 1.8, "1.5 4"],
+  ["total", 3, "", () => pgettext("chart line", "total")],
+  ["meeple", 1.8, "7 4", () => pgettext("chart line", "meeple")],
+  ["messenger", 1.8, "1.5 4", () => pgettext("chart line", "messenger")],
 ];
 const busy = new WeakMap();
 
@@ -33,14 +35,14 @@ export async function showStory(box, code, { big = false } = {}) {
     const answer = await fetch(`/t/${encodeURIComponent(code)}/story.json`, { cache: "no-store" });
     if (answer.status === 429) {
       // Past the server's read budget: its words, and the story drawn so far stays.
-      const said = (await answer.json().catch(() => ({}))).error || "The server is busy.";
+      const said = (await answer.json().catch(() => ({}))).error || gettext("The server is busy.");
       showBusy(box, said);
     } else {
       if (!answer.ok) throw new Error(String(answer.status));
       draw(box, await answer.json(), big);
     }
   } catch {
-    box.innerHTML = html`<p class="hint">The story could not be loaded; it is tried again at the next entry.</p>`;
+    box.innerHTML = html`<p class="hint">${gettext("The story could not be loaded; it is tried again at the next entry.")}</p>`;
   }
   const again = busy.get(box) === "again";
   busy.delete(box);
@@ -56,11 +58,11 @@ function showBusy(box, said) {
     note.setAttribute("role", "status");
     box.prepend(note);
   }
-  note.textContent = `${said} The story is tried again at the next entry.`;
+  note.textContent = interpolate(gettext("%(reason)s The story is tried again at the next entry."), { reason: said });
 }
 
 // What was chosen; the points it gave stand in the next column, as the server counted them.
-const CHOSEN = { points: "Points", action: "Action" };
+const CHOSEN = { points: () => gettext("Points"), action: () => gettext("Action") };
 
 function draw(box, story, big) {
   const seats = story.players.map((name, seat) => ({ name, seat, colour: colourOf(story.colours[seat]) }));
@@ -73,10 +75,11 @@ function draw(box, story, big) {
   );
   const messages = story.messages.map(
     (m) =>
-      html`<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${m.name}</td><td>${CHOSEN[m.choice] ?? "Deciding…"}</td><td>${m.points ?? ""}</td></tr>`,
+      html`<tr><td>${who(m.seat)}</td><td>${m.turn}</td><td>${m.message}: ${m.name}</td><td>${CHOSEN[m.choice]?.() ?? gettext("Deciding…")}</td><td>${m.points ?? ""}</td></tr>`,
   );
   const code = encodeURIComponent(story.code);
-  box.innerHTML = html`${chart(story, seats, width, big)}<div class="story-actions"><button type="button" class="btn" data-story="png">Download image (PNG)</button><a class="btn" href="/t/${code}/results.csv" download>Download results (CSV)</a></div><div class="story-scroll"><div><h3>Points by category</h3><table class="story-table story-totals"><thead><tr><th>Player</th>${cats.map((c) => html`<th>${CATEGORY[c] || c}</th>`)}<th>Total</th></tr></thead><tbody>${totals}</tbody></table></div><div><h3>Messages drawn</h3><table class="story-table story-messages"><thead><tr><th>Player</th><th>Turn</th><th>Message</th><th>Chosen</th><th>Points</th></tr></thead><tbody>${messages.length ? messages : html`<tr><td colspan="5">None yet</td></tr>`}</tbody></table></div></div>`;
+  const [player, total] = [gettext("Player"), gettext("Total")];
+  box.innerHTML = html`${chart(story, seats, width, big)}<div class="story-actions"><button type="button" class="btn" data-story="png">${gettext("Download image (PNG)")}</button><a class="btn" href="/t/${code}/results.csv" download>${gettext("Download results (CSV)")}</a></div><div class="story-scroll"><div><h3>${gettext("Points by category")}</h3><table class="story-table story-totals"><thead><tr><th>${player}</th>${cats.map((c) => html`<th>${CATEGORY[c]?.() || c}</th>`)}<th>${total}</th></tr></thead><tbody>${totals}</tbody></table></div><div><h3>${gettext("Messages drawn")}</h3><table class="story-table story-messages"><thead><tr><th>${player}</th><th>${gettext("Turn")}</th><th>${gettext("Message")}</th><th>${gettext("Chosen")}</th><th>${gettext("Points")}</th></tr></thead><tbody>${messages.length ? messages : html`<tr><td colspan="5">${gettext("None yet")}</td></tr>`}</tbody></table></div></div>`;
   if (big) box.classList.add("story-big");
   box.querySelector('[data-story="png"]').addEventListener("click", () => savePng(box.querySelector("svg")));
 }
@@ -99,22 +102,26 @@ function chart(story, seats, width, big) {
   const middle = { "text-anchor": "middle" };
   const parts = [
     html`<rect width="${width}" height="${height}" fill="#fff"/>`,
-    text(left, font * 1.4, `Table ${story.code} · scores per turn`, { "font-weight": "700" }),
+    text(left, font * 1.4, interpolate(gettext("Table %(code)s · scores per turn"), { code: story.code }), {
+      "font-weight": "700",
+    }),
   ];
   for (let v = 0; v <= ceiling; v += step) {
     parts.push(
       html`<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
-      text(left - 6, +y(v) + font / 3, v, { "text-anchor": "end" }),
+      text(left - 6, +y(v) + font / 3, number(v), { "text-anchor": "end" }),
     );
   }
   const every = Math.ceil(rows.length / (width / (font * 3)));
   rows.forEach((r, i) => {
     if (i % every === 0 || i === rows.length - 1)
-      parts.push(text(x(i), top + plot + font * 1.3, r.phase === "final" ? "End" : r.turn, middle));
+      parts.push(
+        text(x(i), top + plot + font * 1.3, r.phase === "final" ? pgettext("chart axis", "End") : r.turn, middle),
+      );
   });
   parts.push(
-    text((left + width - right) / 2, top + plot + font * 2.6, "Turn", middle),
-    text(font, top + plot / 2, "Points", { ...middle, transform: `rotate(-90 ${font} ${top + plot / 2})` }),
+    text((left + width - right) / 2, top + plot + font * 2.6, gettext("Turn"), middle),
+    text(font, top + plot / 2, gettext("Points"), { ...middle, transform: `rotate(-90 ${font} ${top + plot / 2})` }),
     html`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plot}" stroke="#555"/><line x1="${left}" x2="${width - right}" y1="${top + plot}" y2="${top + plot}" stroke="#555"/>`,
   );
   const letter = { ...middle, "font-weight": "700" };
@@ -146,19 +153,24 @@ function chart(story, seats, width, big) {
       text(
         left + font * 1.4,
         ly,
-        `${place[seat] ? `${place[seat]}. ` : ""}${isolate(name)}: ${p.total} (meeple ${p.meeple}, messenger ${p.messenger})`,
+        interpolate(
+          place[seat]
+            ? gettext("%(place)s. %(name)s: %(total)s (meeple %(meeple)s, messenger %(messenger)s)")
+            : gettext("%(name)s: %(total)s (meeple %(meeple)s, messenger %(messenger)s)"),
+          { place: place[seat], name: isolate(name), total: p.total, meeple: p.meeple, messenger: p.messenger },
+        ),
       ),
     );
   });
   const key = legendTop + seats.length * font * 1.8;
-  LINES.forEach(([line, stroke, dash], n) => {
+  LINES.forEach(([, stroke, dash, label], n) => {
     const kx = left + n * font * 7.5;
     parts.push(
       html`<path d="M${kx} ${key - font / 3}h${font * 2.4}" stroke="#333" stroke-width="${stroke}" stroke-dasharray="${dash}"/>`,
-      text(kx + font * 3, key, line),
+      text(kx + font * 3, key, label()),
     );
   });
-  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="${font}" fill="#222" role="img" aria-label="Scores per turn: each player's total, meeple and messenger">${parts}</svg>`;
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="${font}" fill="#222" role="img" aria-label="${gettext("Scores per turn: each player's total, meeple and messenger")}">${parts}</svg>`;
 }
 
 /** Save the chart as results.png (drawn twice as large, for sharing). */

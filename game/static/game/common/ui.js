@@ -1,7 +1,8 @@
 // Pieces the table page and the tabletop console share: toasts, the game log, the ranking and
 // the final scoring's breakdown, and markup that is only replaced when it changes.
 
-import { html, nameHtml, raw } from "./shared.js";
+import { gettext, interpolate, ngettext, number, pgettext } from "./i18n.js";
+import { html, lineKind, lineText, nameHtml, raw } from "./shared.js";
 
 /** A seat's colour chip from a page's `swatch(seat)`: markup written by that page's own code
  * (an `html` result, or a string of markup from a page that still builds its own). */
@@ -31,18 +32,35 @@ export function fill(el, markup, key = String(markup)) {
   return true;
 }
 
-/** The kind of a log line, for its colour: an undo, a message, a new turn, the end. */
+// A log line's class, for its colour, by the event that gave it: an undo, a message, a new turn,
+// the end.
+const LOG_CLASS = {
+  undone: "undo",
+  message_drawn: "msg",
+  message_resolved: "msg",
+  message_capped: "msg",
+  turn_started: "turn",
+  game_ending: "end",
+  game_over: "end",
+};
+
 function logClass(line) {
-  if (/^Undone/.test(line)) return "undo";
-  if (/message| takes the /i.test(line)) return "msg";
-  if (/^Turn \d+:/.test(line)) return "turn";
-  if (/^Final ranking|^The game ends/.test(line)) return "end";
-  return "";
+  return LOG_CLASS[lineKind(line)] || "";
+}
+
+/** The first line of a log that starts after its beginning: how many lines are not shown. */
+export function earlierLine(count) {
+  return {
+    kind: "earlier",
+    text: interpolate(ngettext("%(count)s earlier entry not shown", "%(count)s earlier entries not shown", count), {
+      count: number(count),
+    }),
+  };
 }
 
 /** The game log in words, newest last; it follows the end unless the reader scrolled back.
  * `lineHtml(line)` gives a line's content (the table page's points out its places). */
-export function renderLog(log, lines, jump, lineHtml = (line) => line) {
+export function renderLog(log, lines, jump, lineHtml = lineText) {
   const near = jump || log.scrollHeight - log.scrollTop - log.clientHeight < 60;
   const items = lines.slice(-400).map((l) => html`<li class="${logClass(l)}">${lineHtml(l)}</li>`);
   log.innerHTML = String(html`${items}`);
@@ -63,13 +81,13 @@ export function rankingHtml(players, swatch) {
 
 // Each category: its key in `final_scoring`, its full name and the short head its column shows
 // (the full name in the head's `abbr` title), so that every column fits a phone's width.
-const CATEGORIES = [
-  ["play", "During play", "Play"],
-  ["road", "Roads", "Roads"],
-  ["city", "Cities", "Cities"],
-  ["monastery", "Monasteries", "Mon."],
-  ["field", "Fields", "Fields"],
-  ["table", "Entered", "Entered"],
+const CATEGORIES = () => [
+  ["play", gettext("During play"), pgettext("short column head", "Play")],
+  ["road", gettext("Roads"), pgettext("short column head", "Roads")],
+  ["city", gettext("Cities"), pgettext("short column head", "Cities")],
+  ["monastery", gettext("Monasteries"), pgettext("short column head", "Mon.")],
+  ["field", gettext("Fields"), pgettext("short column head", "Fields")],
+  ["table", gettext("Entered"), pgettext("short column head", "Entered")],
 ];
 
 /** Each player's final score by category (the snapshot's `final_scoring`), as a table whose
@@ -78,13 +96,13 @@ const CATEGORIES = [
 export function breakdownHtml(rows, players, swatch) {
   if (!rows) return html``;
   const chip = chipOf(swatch);
-  const used = CATEGORIES.filter(([key]) => rows.some((row) => row[key]));
+  const used = CATEGORIES().filter(([key]) => rows.some((row) => row[key]));
   const head = used.map(([, label, short]) => html`<th scope="col"><abbr title="${label}">${short}</abbr></th>`);
   const body = players.map((pl) => {
     const cells = used.map(([key]) => html`<td>${rows[pl.seat][key] || 0}</td>`);
     return html`<tr><th scope="row" title="${pl.name}"><span class="breakdown-who">${chip(pl.seat)} ${nameHtml(pl.name)}</span></th>${cells}<td class="breakdown-total"><b>${pl.score}</b></td></tr>`;
   });
-  return html`<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th scope="col"></th>${head}<th scope="col"><span>Total</span></th></tr></thead><tbody>${body}</tbody></table></div>`;
+  return html`<div class="breakdown-wrap"><table class="breakdown"><thead><tr><th scope="col"></th>${head}<th scope="col"><span>${gettext("Total")}</span></th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 /** The table's entry for `seat` (name, colour, connected…), or null. */
@@ -112,7 +130,7 @@ export function sendOnce(state, connection, command, seat, rerender) {
   if (state.busy) return;
   const id = connection.command(command, seat);
   if (!id) {
-    toast("Not connected: trying to reconnect…", "error");
+    toast(gettext("Not connected: trying to reconnect…"), "error");
     return;
   }
   state.busy = id;
@@ -161,5 +179,5 @@ export const followRematch = async (next) => (await import("./rematch.js")).goTo
 /** The end screen's "Play again" (a player) or "Next game →" (once the rematch exists). */
 export const rematchHtml = (t) =>
   t.rematch || t.you != null
-    ? html`<button type="button" class="btn primary" data-act="rematch">${t.rematch ? "Next game →" : "Play again"}</button>`
+    ? html`<button type="button" class="btn primary" data-act="rematch">${t.rematch ? gettext("Next game →") : gettext("Play again")}</button>`
     : html``;

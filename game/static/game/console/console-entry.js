@@ -15,17 +15,21 @@ import {
   usualFigure,
   you,
 } from "./console-state.js";
-import { html, nameHtml, pts } from "../common/shared.js";
+import { gettext, interpolate, pgettext } from "../common/i18n.js";
+import { html, nameHtml, pts, say } from "../common/shared.js";
 
 const COMMON_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+// Each category: its key and its name (a function, so that it reads in the page's language).
 export const CATEGORIES = [
-  ["road", "Road"],
-  ["city", "City"],
-  ["monastery", "Monastery"],
-  ["field", "Field"],
+  ["road", () => gettext("Road")],
+  ["city", () => gettext("City")],
+  ["monastery", () => gettext("Monastery")],
+  ["field", () => gettext("Field")],
 ];
 export const FIGURES = ["meeple", "messenger"];
-export const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
+export const FIGURE = { meeple: () => gettext("Meeple"), messenger: () => gettext("Messenger") };
+/** A figure's name, as a button says it. */
+export const figureName = (figure) => FIGURE[figure]?.() ?? figure;
 // Keys of the entry form (its legend, aria-keyshortcuts).
 export const KEY_OF = { meeple: "M", messenger: "E", road: "R", city: "C", monastery: "O", field: "F" };
 
@@ -77,12 +81,12 @@ function seatButtons(final) {
   const chosen = chosenSeats();
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
-    const tag = !final && seat === s.view.active_seat && html` <small>turn</small>`;
+    const tag = !final && seat === s.view.active_seat && html` <small>${pgettext("marker", "turn")}</small>`;
     return html`<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${String(on)}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (all.length > 1 && (isHost() || you() != null)) {
     buttons.push(
-      html`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${String(s.draft.multi)}" title="Several players score the same feature">Shared…</button>`,
+      html`<button type="button" class="btn pill ghost${s.draft.multi ? " on" : ""}" data-act="multi" aria-pressed="${String(s.draft.multi)}" title="${gettext("Several players score the same feature")}">${gettext("Shared…")}</button>`,
     );
   }
   return buttons;
@@ -96,7 +100,7 @@ export function pointsRow(allowZero = false) {
       html`<button type="button" class="btn key${!typed && points === n ? " on" : ""}" data-act="points" data-n="${n}">${n}</button>`,
   );
   const value = typed && points != null ? points : "";
-  return html`<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 15…" : "15, 20…"}" aria-label="Points" aria-keyshortcuts="Enter" value="${value}"></div>`;
+  return html`<div class="cs-keys">${keys}<input id="cs-points" type="text" inputmode="numeric" pattern="[0-9]*" maxlength="4" placeholder="${allowZero ? "0, 15…" : "15, 20…"}" aria-label="${gettext("Points")}" aria-keyshortcuts="Enter" value="${value}"></div>`;
 }
 
 /** The server's sentence on when a figure draws a message. */
@@ -112,48 +116,55 @@ export function entryHtml(p) {
   const parts = [];
   if (final) {
     parts.push(
-      html`<h2>Final scoring</h2><p class="hint">Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.</p>`,
+      html`<h2>${gettext("Final scoring")}</h2><p class="hint">${gettext("Enter what each player scores for unfinished roads, cities and monasteries and for fields, then finish the game.")}</p>`,
     );
   } else {
+    const name = nameHtml(nameOf(v.active_seat));
     const extra =
       p.extra_tile &&
-      html`<p class="note">One more tile: enter what ${nameHtml(nameOf(v.active_seat))} scores with it, then end the turn again.</p>`;
-    parts.push(html`<h2><span>Who scored with ${nameHtml(nameOf(v.active_seat))}'s tile?</span></h2>${extra}`);
+      html`<p class="note">${say(gettext("One more tile: enter what %(name)s scores with it, then end the turn again."), { name })}</p>`;
+    parts.push(html`<h2><span>${say(gettext("Who scored with %(name)s's tile?"), { name })}</span></h2>${extra}`);
   }
   if (!canEnter) {
-    parts.push(html`<p class="hint">The host enters the points${final ? "" : " of this turn"}.</p>`);
+    parts.push(
+      html`<p class="hint">${final ? gettext("The host enters the points.") : gettext("The host enters the points of this turn.")}</p>`,
+    );
   } else {
     parts.push(
-      html`<div class="cs-row"><span class="cs-label">Player</span><div class="cs-choices">${seatButtons(final)}</div></div>`,
+      html`<div class="cs-row"><span class="cs-label">${gettext("Player")}</span><div class="cs-choices">${seatButtons(final)}</div></div>`,
     );
-    parts.push(html`<div class="cs-row"><span class="cs-label">Points</span>${pointsRow()}</div>`);
-    const cats = CATEGORIES.map(
-      ([key, label]) =>
-        html`<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${String(s.draft.category === key)}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`,
+    parts.push(html`<div class="cs-row"><span class="cs-label">${gettext("Points")}</span>${pointsRow()}</div>`);
+    const cats = CATEGORIES.map(([key, name]) => {
+      const label = name();
+      return html`<button type="button" class="btn pill${s.draft.category === key ? " on" : ""}" data-act="category" data-cat="${key}" aria-pressed="${String(s.draft.category === key)}" aria-keyshortcuts="${KEY_OF[key]}" title="${label} (${KEY_OF[key]})">${label}</button>`;
+    });
+    parts.push(
+      html`<div class="cs-row"><span class="cs-label">${pgettext("points for", "For")}</span><div class="cs-choices">${cats}</div></div>`,
     );
-    parts.push(html`<div class="cs-row"><span class="cs-label">For</span><div class="cs-choices">${cats}</div></div>`);
     const figures = final
       ? finalAddHtml(chosenSeats(), points)
       : s.draft.multi
         ? sharesHtml(chosenSeats(), points)
         : figureButtons(seat, points);
-    parts.push(html`<div class="cs-row"><span class="cs-label">${final ? "Add" : "Figure"}</span>${figures}</div>`);
+    parts.push(
+      html`<div class="cs-row"><span class="cs-label">${final ? pgettext("final points", "Add") : gettext("Figure")}</span>${figures}</div>`,
+    );
   }
   const actions = [];
   if (final) {
     if (isHost())
       actions.push(
-        html`<button type="button" class="btn primary big" data-act="finish">Finish: show the final ranking</button>`,
+        html`<button type="button" class="btn primary big" data-act="finish">${gettext("Finish: show the final ranking")}</button>`,
       );
   } else {
     const held = Date.now() < s.holdUntil;
     if (mayActFor(v.active_seat))
       actions.push(
-        html`<button type="button" class="btn primary big" data-act="end-turn" aria-keyshortcuts="T" title="End turn ${v.turn} (T)" ${held && "disabled"}><span>End ${nameHtml(nameOf(v.active_seat))}'s turn</span></button>`,
+        html`<button type="button" class="btn primary big" data-act="end-turn" aria-keyshortcuts="T" title="${interpolate(gettext("End turn %(number)s (T)"), { number: v.turn })}" ${held && "disabled"}><span>${say(gettext("End %(name)s's turn"), { name: nameHtml(nameOf(v.active_seat)) })}</span></button>`,
       );
     if (p.may_end_game && isHost())
       actions.push(
-        html`<button type="button" class="btn ghost" data-act="end-game">Last tile placed: end the game</button>`,
+        html`<button type="button" class="btn ghost" data-act="end-game">${gettext("Last tile placed: end the game")}</button>`,
       );
   }
   parts.push(html`<div class="actions">${actions}</div>`);
@@ -163,30 +174,36 @@ export function entryHtml(p) {
 
 /** The keys of the entry form, in one line (hidden on touch screens). */
 function legendHtml(final) {
-  const k = (key) => html`<kbd>${key}</kbd>`;
+  // Keys are named as their caps are printed, in no language.
+  const k = (key) => html`<kbd translate="no">${key}</kbd>`;
   const keys = [
-    html`${k("0")}–${k("9")} points`,
-    html`${k("↑")}${k("↓")} player`,
-    !final && html`${k("M")}/${k("E")} meeple/messenger`,
-    html`${k("R")}${k("C")}${k("O")}${k("F")} road, city, monastery, field`,
-    html`${k("Enter")} score`,
-    !final && html`${k("T")} end the turn`,
-    html`${k("U")} undo`,
-    html`${k("Esc")} clear`,
+    html`${k("0")}–${k("9")} ${pgettext("keys", "points")}`,
+    html`${k("↑")}${k("↓")} ${pgettext("keys", "player")}`,
+    !final && html`${k("M")}/${k("E")} ${pgettext("keys", "meeple/messenger")}`,
+    html`${k("R")}${k("C")}${k("O")}${k("F")} ${pgettext("keys", "road, city, monastery, field")}`,
+    html`${k("Enter")} ${pgettext("keys", "score")}`,
+    !final && html`${k("T")} ${pgettext("keys", "end the turn")}`,
+    html`${k("U")} ${pgettext("keys", "undo")}`,
+    html`${k("Esc")} ${pgettext("keys", "clear")}`,
   ].filter(Boolean);
-  return html`<p class="hint cs-legend">Keys: ${keys.map((key, i) => html`${i ? " · " : ""}${key}`)}</p>`;
+  return html`<p class="hint cs-legend">${gettext("Keys:")} ${keys.map((key, i) => html`${i ? " · " : ""}${key}`)}</p>`;
 }
 
-/** "Ann and Bob", as HTML. */
-const namesHtml = (seats) => seats.map((seat, i) => html`${i ? " and " : ""}${nameHtml(nameOf(seat))}`);
+/** "Ann and Bob", "Ann, Bob and Cy", as HTML. */
+function namesHtml(seats) {
+  const names = seats.map((seat) => nameHtml(nameOf(seat)));
+  if (names.length < 2) return html`${names}`;
+  const list = names.slice(0, -1).map((name, i) => html`${i ? ", " : ""}${name}`);
+  return say(gettext("%(list)s and %(last)s"), { list: html`${list}`, last: names.at(-1) });
+}
 
 function finalAddHtml(seats, points) {
   const label = !seats.length
-    ? "Choose who scores"
+    ? gettext("Choose who scores")
     : points
-      ? html`Add ${pts(points)} for ${namesHtml(seats)}`
-      : "Choose the points";
-  return html`<div class="cs-choices"><button type="button" class="btn primary" data-act="score" ${!(points && seats.length) && "disabled"}>${label}</button><span class="hint">on the figure that carries each total</span></div>`;
+      ? say(gettext("Add %(points)s for %(names)s"), { points: pts(points), names: namesHtml(seats) })
+      : gettext("Choose the points");
+  return html`<div class="cs-choices"><button type="button" class="btn primary" data-act="score" ${!(points && seats.length) && "disabled"}>${label}</button><span class="hint">${gettext("on the figure that carries each total")}</span></div>`;
 }
 
 /** A figure's move and note from the server's preview, as a button's inside. */
@@ -203,26 +220,32 @@ function sharesHtml(seats, points) {
   const rows = seats.map((seat) => {
     const fixed = fixedFigure(seat);
     if (!choosesFigureOf(seat)) {
-      const note = fixed ? `${FIGURE[fixed]}, fixed this turn` : "chooses their own figure";
+      const note = fixed
+        ? interpolate(gettext("%(figure)s, fixed this turn"), { figure: figureName(fixed) })
+        : gettext("chooses their own figure");
       return html`<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b> <small class="hint">${note}</small></div>`;
     }
     const on = shareFigure(seat);
     const choices = FIGURES.map((figure) => {
       const { inside } = landingHtml(seat, figure, points, figures);
       const barred = fixed && fixed !== figure;
-      return html`<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${String(on === figure)}" ${barred && "disabled"}>${FIGURE[figure]} ${inside}</button>`;
+      return html`<button type="button" class="btn pill${on === figure ? " on" : ""}" data-act="share-figure" data-seat="${seat}" data-figure="${figure}" aria-pressed="${String(on === figure)}" ${barred && "disabled"}>${figureName(figure)} ${inside}</button>`;
     });
     const note = fixed
-      ? html`<small class="hint">fixed this turn</small>`
-      : !on && html`<small class="hint">asked after</small>`;
+      ? html`<small class="hint">${gettext("fixed this turn")}</small>`
+      : !on && html`<small class="hint">${gettext("asked after")}</small>`;
     return html`<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b>${choices}${note}</div>`;
   });
+  const values = { points: pts(points), names: namesHtml(seats) };
   const label = !seats.length
-    ? "Choose who scores"
+    ? gettext("Choose who scores")
     : points
-      ? html`Score ${pts(points)}${seats.length > 1 ? " each" : ""} for ${namesHtml(seats)}`
-      : "Choose the points";
-  return html`<div class="cs-fig cs-shares">${rows}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter" ${!(points && seats.length) && "disabled"}>${label}</button></div><p class="hint">One entry for all. ${messageRule()}</p></div>`;
+      ? say(
+          seats.length > 1 ? gettext("Score %(points)s each for %(names)s") : gettext("Score %(points)s for %(names)s"),
+          values,
+        )
+      : gettext("Choose the points");
+  return html`<div class="cs-fig cs-shares">${rows}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter" ${!(points && seats.length) && "disabled"}>${label}</button></div><p class="hint">${gettext("One entry for all.")} ${messageRule()}</p></div>`;
 }
 
 /** One player's figure buttons, each scoring on its figure. */
@@ -233,12 +256,17 @@ function figureButtons(seat, points) {
   const buttons = FIGURES.map((figure) => {
     const { dark, inside } = landingHtml(seat, figure, points, figures);
     const barred = fixed && fixed !== figure;
-    const star = preference === figure && html` <small>(usual)</small>`;
-    return html`<button type="button" class="btn figure${dark ? " dark" : ""}" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}" title="${FIGURE[figure]} (${KEY_OF[figure]})" ${(!points || barred) && "disabled"}>${FIGURE[figure]}${star}${inside}</button>`;
+    const star = preference === figure && html` <small>${gettext("(usual)")}</small>`;
+    return html`<button type="button" class="btn figure${dark ? " dark" : ""}" data-act="score" data-figure="${figure}" aria-keyshortcuts="${KEY_OF[figure]}" title="${figureName(figure)} (${KEY_OF[figure]})" ${(!points || barred) && "disabled"}>${figureName(figure)}${star}${inside}</button>`;
   });
   const notes = [];
-  if (fixed) notes.push(html`This turn ${nameHtml(nameOf(seat))}'s points go on the ${fixed}. `);
-  else if (usualFigure(seat)) notes.push(html`Enter scores on the ${usualFigure(seat)}. `);
+  const name = nameHtml(nameOf(seat));
+  const usual = usualFigure(seat);
+  if (fixed === "meeple") notes.push(say(gettext("This turn %(name)s's points go on the meeple."), { name }), " ");
+  else if (fixed === "messenger")
+    notes.push(say(gettext("This turn %(name)s's points go on the messenger."), { name }), " ");
+  else if (usual === "meeple") notes.push(gettext("Enter scores on the meeple."), " ");
+  else if (usual === "messenger") notes.push(gettext("Enter scores on the messenger."), " ");
   notes.push(messageRule());
   return html`<div class="cs-fig"><div class="figures">${buttons}</div><p class="hint">${notes}</p></div>`;
 }

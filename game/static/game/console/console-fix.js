@@ -3,8 +3,9 @@
 // that would lapse) before sending; or adjust a figure. The server recomputes; this page asks.
 
 import { BUSY_READING } from "../common/connection.js";
-import { CATEGORIES, FIGURES } from "./console-entry.js";
-import { html, nameHtml } from "../common/shared.js";
+import { CATEGORIES, FIGURES, figureName } from "./console-entry.js";
+import { gettext, interpolate, pgettext } from "../common/i18n.js";
+import { html, lineText, nameHtml } from "../common/shared.js";
 import { fill } from "../common/ui.js";
 
 // A whole number other than 0 (signed: also below 0), else NaN.
@@ -15,9 +16,15 @@ const option = (value, label, on) => html`<option value="${value}" ${on && "sele
 const select = (name, label, options) => html`<label>${label} <select name="${name}">${options}</select></label>`;
 const button = (act, label, kind = "") =>
   html`<button type="button" class="btn ${kind}" data-act="fix-${act}">${label}</button>`;
-const ASKED = "asked / carrier";
+const asked = () => gettext("asked / carrier");
 const figureOptions = (current, blank) =>
-  (blank ? [option("", blank, !current)] : []).concat(FIGURES.map((f) => option(f, f, current === f)));
+  (blank ? [option("", blank, !current)] : []).concat(FIGURES.map((f) => option(f, figureName(f), current === f)));
+
+/** An entry's turn in the list: "Turn 4", "Final" for the final scoring, else nothing. */
+function turnOf(entry) {
+  if (entry.turn) return interpolate(gettext("Turn %(number)s"), { number: entry.turn });
+  return entry.turn === 0 ? pgettext("final scoring", "Final") : "";
+}
 
 export class Corrections {
   /** `page`: the console's connection, view(), nameOf, swatch, send(command, seat) (refusals
@@ -47,7 +54,7 @@ export class Corrections {
     this.listVersion = this.page.view().version;
     this.listRefused = false;
     this.listId = `fix-list-${++this.seq}`;
-    if (!this.page.connection.send({ type: "entries", id: this.listId })) this.error = "Not connected.";
+    if (!this.page.connection.send({ type: "entries", id: this.listId })) this.error = gettext("Not connected.");
     this.render();
   }
 
@@ -103,7 +110,7 @@ export class Corrections {
     if (!this.page.connection.send({ type: "preview", id, command })) {
       this.asked = null;
       this.step = "edit";
-      this.error = "Not connected.";
+      this.error = gettext("Not connected.");
     }
     this.render(true);
   }
@@ -163,7 +170,7 @@ export class Corrections {
     const value = (name) => this.box.querySelector(`[name="${name}"]`)?.value;
     const points = whole(value("points").trim(), a.type === "adjust");
     if (!points) {
-      this.say("Points: a whole number, not 0, such as 4 (-3 for an adjustment).");
+      this.say(gettext("Points: a whole number, not 0, such as 4 (-3 for an adjustment)."));
       return null;
     }
     const r = { ...a, points };
@@ -187,13 +194,19 @@ export class Corrections {
   adjust() {
     const value = (name) => this.box.querySelector(`[name="adj-${name}"]`).value;
     const [seat, figure, points] = [Number(value("seat")), value("figure"), whole(value("points").trim(), true)];
-    if (!points) return this.say("Adjustment: a whole number, not 0, such as -3 or 4.");
+    if (!points) return this.say(gettext("Adjustment: a whole number, not 0, such as -3 or 4."));
     this.say("");
     const now = this.page.view().players[seat][figure];
     const signed = `${points > 0 ? "+" : "−"}${Math.abs(points)}`;
+    const values = { points: signed, name: this.page.nameOf(seat), now, after: now + points };
     this.page.ask(
-      `${signed} on ${this.page.nameOf(seat)}'s ${figure} (${now} → ${now + points})?`,
-      `Yes, ${signed}`,
+      interpolate(
+        figure === "meeple"
+          ? gettext("%(points)s on %(name)s's meeple (%(now)s → %(after)s)?")
+          : gettext("%(points)s on %(name)s's messenger (%(now)s → %(after)s)?"),
+        values,
+      ),
+      interpolate(gettext("Yes, %(points)s"), values),
       () => {
         this.close();
         this.page.send({ type: "adjust", points, figure }, seat);
@@ -214,64 +227,66 @@ export class Corrections {
     const seats = (name, current) =>
       select(
         name,
-        "Player",
+        gettext("Player"),
         view.players.map((pl) => option(pl.seat, pl.name, pl.seat === current)),
       );
-    const head = html`<div class="fix-head"><h2 tabindex="-1">Corrections</h2>${button("close", "Close", "small ghost")}</div>`;
+    const head = html`<div class="fix-head"><h2 tabindex="-1">${gettext("Corrections")}</h2>${button("close", gettext("Close"), "small ghost")}</div>`;
     const error = html`<p class="fix-error" role="alert" ${!this.error && "hidden"}>${this.error}</p>`;
     let markup;
     if (this.step === "list") {
       const items =
         this.list == null
           ? this.listRefused
-            ? html`<div class="actions">${button("reload", "Try again")}</div>`
-            : html`<p class="hint">Loading…</p>`
+            ? html`<div class="actions">${button("reload", gettext("Try again"))}</div>`
+            : html`<p class="hint">${gettext("Loading…")}</p>`
           : this.list.length
-            ? html`<ol class="fix-list">${this.list.map((e) => html`<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${e.turn ? `Turn ${e.turn}` : e.turn === 0 ? "Final" : ""}</small> ${e.line}</button></li>`)}</ol>`
-            : html`<p class="hint">Nothing to correct yet.</p>`;
-      const adjust = html`<div class="fix-form fix-adjust"><h3>Adjust a figure</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", "Figure", figureOptions("meeple"))}<label>Points <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", "Adjust…")}</div>`;
-      markup = html`${head}<p class="hint">Choose an entry to change or delete; the message stack keeps its order.</p>${error}${items}${adjust}`;
+            ? html`<ol class="fix-list">${this.list.map((e) => html`<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${turnOf(e)}</small> ${lineText(e.line)}</button></li>`)}</ol>`
+            : html`<p class="hint">${gettext("Nothing to correct yet.")}</p>`;
+      const adjust = html`<div class="fix-form fix-adjust"><h3>${gettext("Adjust a figure")}</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", gettext("Figure"), figureOptions("meeple"))}<label>${gettext("Points")} <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", gettext("Adjust…"))}</div>`;
+      markup = html`${head}<p class="hint">${gettext("Choose an entry to change or delete; the message stack keeps its order.")}</p>${error}${items}${adjust}`;
     } else if (this.step === "edit") {
       const a = this.edited || this.entry.action;
       const fields = [];
       if (a.type === "score" || a.type === "adjust") fields.push(seats("seat", a.seat));
-      fields.push(html`<label>Points <input name="points" maxlength="5" value="${a.points}"></label>`);
-      if (a.type === "score") fields.push(select("figure", "Figure", figureOptions(a.figure, ASKED)));
-      if (a.type === "adjust") fields.push(select("figure", "Figure", figureOptions(a.figure)));
+      fields.push(html`<label>${gettext("Points")} <input name="points" maxlength="5" value="${a.points}"></label>`);
+      if (a.type === "score") fields.push(select("figure", gettext("Figure"), figureOptions(a.figure, asked())));
+      if (a.type === "adjust") fields.push(select("figure", gettext("Figure"), figureOptions(a.figure)));
       if (a.shares)
         a.shares.forEach((share, i) => {
-          fields.push(
-            select(`figure-${i}`, `${this.page.nameOf(share.seat)}'s figure`, figureOptions(share.figure, ASKED)),
-          );
+          const label = interpolate(gettext("%(name)s's figure"), { name: this.page.nameOf(share.seat) });
+          fields.push(select(`figure-${i}`, label, figureOptions(share.figure, asked())));
         });
       if (a.type === "score" || a.type === "score_shared")
         fields.push(
-          select("category", "For", [
+          select("category", pgettext("points for", "For"), [
             option("", "—", !a.category),
-            ...CATEGORIES.map(([c]) => option(c, c, a.category === c)),
+            ...CATEGORIES.map(([c, name]) => option(c, name(), a.category === c)),
           ]),
         );
-      const remove = a.type === "resolve_message" ? "" : button("delete", "Delete this entry…", "ghost");
-      markup = html`${head}<p class="fix-what">${this.entry.line}</p>${error}<div class="fix-form">${fields}</div><div class="actions">${button("preview", "Show what changes", "primary")}${remove}${button("back", "Back", "ghost")}</div>`;
+      const remove = a.type === "resolve_message" ? "" : button("delete", gettext("Delete this entry…"), "ghost");
+      markup = html`${head}<p class="fix-what">${lineText(this.entry.line)}</p>${error}<div class="fix-form">${fields}</div><div class="actions">${button("preview", gettext("Show what changes"), "primary")}${remove}${button("back", gettext("Back"), "ghost")}</div>`;
     } else {
       const p = this.shown;
       let body = html`<p class="hint">…</p>`;
       if (p) {
         const lapsed = p.lapsed.length
-          ? html`<ul class="fix-lapsed">${p.lapsed.map((l) => html`<li>${l.line}</li>`)}</ul>`
-          : html`<p class="hint">Every later entry still applies.</p>`;
+          ? html`<ul class="fix-lapsed">${p.lapsed.map((l) => html`<li>${lineText(l.line)}</li>`)}</ul>`
+          : html`<p class="hint">${gettext("Every later entry still applies.")}</p>`;
         const rows = view.players.map((pl) => {
           const after = p.scores[pl.seat];
           const cell = (f) => (after[f] === pl[f] ? `${pl[f]}` : html`${pl[f]} → <b>${after[f]}</b>`);
           return html`<tr><th>${this.page.swatch(pl.seat)} ${nameHtml(pl.name)}</th><td>${cell("meeple")}</td><td>${cell("messenger")}</td></tr>`;
         });
-        const gone = new Set(p.lapsed.map((l) => l.line));
-        const lines = p.lines.filter((l) => !gone.has(l)).map((l) => html`<li>${l}</li>`);
-        body = html`<ul class="fix-lines">${lines}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>Meeple</th><th>Messenger</th></tr></thead><tbody>${rows}</tbody></table><div class="actions">${button("confirm", "Confirm", "primary")}${button("back", "Cancel", "ghost")}</div>`;
+        const gone = new Set(p.lapsed.map((l) => lineText(l.line)));
+        const lines = p.lines.filter((l) => !gone.has(lineText(l))).map((l) => html`<li>${lineText(l)}</li>`);
+        body = html`<ul class="fix-lines">${lines}</ul>${lapsed}<table class="fix-scores"><thead><tr><th></th><th>${figureName("meeple")}</th><th>${figureName("messenger")}</th></tr></thead><tbody>${rows}</tbody></table><div class="actions">${button("confirm", gettext("Confirm"), "primary")}${button("back", gettext("Cancel"), "ghost")}</div>`;
       }
-      markup = html`${head}<p class="fix-what">${this.entry?.line || ""}</p>${error}${body}`;
+      markup = html`${head}<p class="fix-what">${lineText(this.entry?.line ?? "")}</p>${error}${body}`;
     }
-    fill(this.box, String(html`<div class="tp-card fix" role="region" aria-label="Corrections">${markup}</div>`));
+    fill(
+      this.box,
+      String(html`<div class="tp-card fix" role="region" aria-label="${gettext("Corrections")}">${markup}</div>`),
+    );
     const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-confirm']" }[
       this.step
     ];

@@ -79,7 +79,8 @@ function handleKey(key, inPoints, inPanel, queued = false) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey || !s.view) return;
+  // The language switcher keeps its own keys.
+  if (e.ctrlKey || e.metaKey || e.altKey || !s.view || e.target.closest?.(".language")) return;
   if (e.key === "Escape") {
     if (s.fix && e.target.closest?.("#fix") && !s.confirm) s.fix.escape();
     else if (s.confirm) cancelAsk();

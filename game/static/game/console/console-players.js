@@ -1,20 +1,24 @@
 // The players card: scores, figures, phone links, usual figures, one's own preference.
 
 import { $, isHost, paint, s, seatInfo, show, swatch, wire, you } from "./console-state.js";
-import { FIGURE } from "./console-entry.js";
-import { html, isolate, nameHtml } from "../common/shared.js";
+import { gettext, interpolate, pgettext } from "../common/i18n.js";
+import { html, isolate, nameHtml, say } from "../common/shared.js";
 import { toast } from "../common/ui.js";
 
-const USUAL = [
-  ["ask", "ask each time"],
-  ["meeple", "meeple"],
-  ["messenger", "messenger"],
+const USUAL = () => [
+  ["ask", gettext("ask each time")],
+  ["meeple", pgettext("points go to", "meeple")],
+  ["messenger", pgettext("points go to", "messenger")],
 ];
+const CARRIES = { meeple: () => gettext("Meeple carries all"), messenger: () => gettext("Messenger carries all") };
 
 /** A player's phone link with its QR code. */
 function linkHtml(pl, link) {
   const name = isolate(pl.name);
-  return html`<details class="rejoin"><summary>Phone link</summary><div class="link-row"><input readonly value="${link.url}" aria-label="${name}'s phone link"></div><img class="qr" src="${link.qr}" alt="QR code of ${name}'s phone link" loading="lazy"><p class="hint">${nameHtml(pl.name)} scans this to enter their own points; you can still correct them.</p></details>`;
+  const scans = say(gettext("%(name)s scans this to enter their own points; you can still correct them."), {
+    name: nameHtml(pl.name),
+  });
+  return html`<details class="rejoin"><summary>${gettext("Phone link")}</summary><div class="link-row"><input readonly value="${link.url}" aria-label="${interpolate(gettext("%(name)s's phone link"), { name })}"></div><img class="qr" src="${link.qr}" alt="${interpolate(gettext("QR code of %(name)s's phone link"), { name })}" loading="lazy"><p class="hint">${scans}</p></details>`;
 }
 
 function playerHtml(pl, link) {
@@ -23,16 +27,19 @@ function playerHtml(pl, link) {
   const active = !v.finished && pl.seat === v.active_seat;
   const mine = pl.seat === you();
   const figures = pl.carrier
-    ? `${FIGURE[pl.carrier]} carries all`
-    : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
+    ? (CARRIES[pl.carrier]?.() ?? pl.carrier)
+    : interpolate(gettext("Meeple %(meeple)s · Messenger %(messenger)s"), {
+        meeple: pl.meeple_space,
+        messenger: pl.messenger_space,
+      });
   const usual = info?.preference || "ask";
   const choose =
     isHost() &&
     !mine &&
     !v.finished &&
-    html`<label class="cs-usual">Usual figure <select data-pref-seat="${pl.seat}">${USUAL.map(([value, label]) => html`<option value="${value}" ${usual === value && "selected"}>${label}</option>`)}</select></label>`;
-  const tag = active && html`<span class="tag">turn</span>`;
-  return html`<li class="${active ? "active" : ""}${mine ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${mine && html` <em>(you)</em>`}<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>${tag}</div><div class="p-sub">${figures}</div>${choose}${link && !mine && linkHtml(pl, link)}</div><div class="p-score">${pl.score}</div></li>`;
+    html`<label class="cs-usual">${gettext("Usual figure")} <select data-pref-seat="${pl.seat}">${USUAL().map(([value, label]) => html`<option value="${value}" ${usual === value && "selected"}>${label}</option>`)}</select></label>`;
+  const tag = active && html`<span class="tag">${pgettext("marker", "turn")}</span>`;
+  return html`<li class="${active ? "active" : ""}${mine ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${mine && html` <em>${gettext("(you)")}</em>`}<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? gettext("connected") : gettext("not connected")}"></span>${tag}</div><div class="p-sub">${figures}</div>${choose}${link && !mine && linkHtml(pl, link)}</div><div class="p-score">${pl.score}</div></li>`;
 }
 
 export function renderPlayers() {
@@ -44,16 +51,16 @@ export function renderPlayers() {
   let pref = "";
   if (you() != null && !v.finished) {
     const own = seatInfo(you())?.preference || "ask";
-    const options = USUAL.map(
+    const options = USUAL().map(
       ([value, label]) =>
         html`<label><input type="radio" name="pref" value="${value}" ${own === value && "checked"}> ${label}</label>`,
     );
-    pref = html`<fieldset class="pref"><legend>My points usually go to</legend>${options}</fieldset>`;
+    pref = html`<fieldset class="pref"><legend>${gettext("My points usually go to")}</legend>${options}</fieldset>`;
   }
   show($("#players"), html`<ul class="players">${v.players.map((pl) => playerHtml(pl, links[pl.seat]))}</ul>${pref}`);
   show(
     $("#my-links"),
-    html`<p class="hint"><a href="${s.table.projector_url}" target="_blank" rel="noopener">Projector view</a></p>`,
+    html`<p class="hint"><a href="${s.table.projector_url}" target="_blank" rel="noopener">${gettext("Projector view")}</a></p>`,
   );
 }
 
@@ -65,7 +72,7 @@ document.addEventListener("change", (e) => {
   const seat = other == null ? you() : Number(other);
   const message = { type: "preference", figure };
   if (seat !== you()) message.seat = seat;
-  if (!wire.connection?.send(message)) return toast("Not connected", "error");
+  if (!wire.connection?.send(message)) return toast(gettext("Not connected"), "error");
   const info = seatInfo(seat);
   if (info) info.preference = figure;
   paint.all();

@@ -1,6 +1,7 @@
 // Where the draft's points would take each figure and whether that draws a message: the
 // server's entry `preview`, asked once per draft and version ("5 → …" until it answers).
 
+import { interpolate, ngettext, number } from "../common/i18n.js";
 import { paint, s, wire } from "./console-state.js";
 
 const ID_PREFIX = "entry-";
@@ -67,6 +68,13 @@ export const landingOf = (figures, seat, figure) =>
 export function moveText(from, points, landing) {
   if (!points) return `${from} → ?`;
   if (!landing) return `${from} → …`;
-  const laps = landing.laps ? `, +${landing.laps} lap${landing.laps > 1 ? "s" : ""}` : "";
-  return `${landing.from} → ${landing.to}${laps}`;
+  if (!landing.laps) return `${landing.from} → ${landing.to}`;
+  return interpolate(
+    ngettext("%(from)s → %(to)s, +%(count)s lap", "%(from)s → %(to)s, +%(count)s laps", landing.laps),
+    {
+      from: landing.from,
+      to: landing.to,
+      count: number(landing.laps),
+    },
+  );
 }

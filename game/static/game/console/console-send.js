@@ -4,6 +4,7 @@
 import { choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
 import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, wire, you } from "./console-state.js";
 import { messageCommand } from "./console-message.js";
+import { gettext, interpolate } from "../common/i18n.js";
 import { pts } from "../common/shared.js";
 import { sendOnce } from "../common/ui.js";
 
@@ -16,7 +17,7 @@ export function send(command, seat, draft = null) {
   s.refocus = true;
   if (!s.busy) {
     refuse(
-      { code: "offline", message: "Not connected, so it was not sent: send it again once the page is live." },
+      { code: "offline", message: gettext("Not connected, so it was not sent: send it again once the page is live.") },
       { command, seat, draft },
     );
     paint.all();
@@ -38,8 +39,10 @@ export function resend() {
 export function refuse(msg, sent = s.sent) {
   s.sent = null;
   const { command, seat, draft } = sent;
-  const again = draft && msg.code === "stale" ? " Check it and send it again." : "";
-  const dropped = s.keys.length ? ` Keys typed after it were not applied: ${s.keys.map((k) => k.key).join(" ")}.` : "";
+  const again = draft && msg.code === "stale" ? ` ${gettext("Check it and send it again.")}` : "";
+  const dropped = s.keys.length
+    ? ` ${interpolate(gettext("Keys typed after it were not applied: %(keys)s."), { keys: s.keys.map((k) => k.key).join(" ") })}`
+    : "";
   s.keys = [];
   s.refused = { command, seat, draft, text: (msg.message || msg.code) + again + dropped };
   if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
@@ -60,17 +63,21 @@ export function cancelAsk() {
   $("#cs-points")?.focus();
 }
 
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+export function andList(names) {
+  if (names.length < 2) return names.join("");
+  return interpolate(gettext("%(list)s and %(last)s"), { list: names.slice(0, -1).join(", "), last: names.at(-1) });
+}
+
 /** More points than a table plausibly scores at once: asked before sending. */
 function plausible(points, seats, run) {
   const final = s.view.pending?.type === "finish";
   const bound = final ? 3 * IMPLAUSIBLE : IMPLAUSIBLE;
   if (points == null || points <= bound) return run();
-  const who = seats.map(nameOf).join(" and ");
-  ask(
-    `Really ${pts(points)} for ${who}?${final ? "" : ` More than ${bound} in one entry is unusual during play.`}`,
-    `Yes, ${pts(points)}`,
-    run,
-  );
+  const who = andList(seats.map(nameOf));
+  const really = interpolate(gettext("Really %(points)s for %(names)s?"), { points: pts(points), names: who });
+  const unusual = interpolate(gettext("More than %(bound)s in one entry is unusual during play."), { bound });
+  ask(final ? really : `${really} ${unusual}`, interpolate(gettext("Yes, %(points)s"), { points: pts(points) }), run);
 }
 
 /** The one place a score entry is sent: for one seat on `figure` (none: usual, or asked), or

@@ -1,5 +1,6 @@
 // The console's one state, every field declared here, and what every panel asks of it.
 
+import { gettext, interpolate } from "../common/i18n.js";
 import { swatchHtml } from "../common/shared.js";
 import { fill, seatOf } from "../common/ui.js";
 
@@ -59,7 +60,10 @@ export const you = () => (s.table ? s.table.you : null);
 export const isHost = () => Boolean(s.table?.host);
 export const mayActFor = (seat) => seat != null && (isHost() || seat === you());
 export const seatInfo = (seat) => seatOf(s.table, seat);
-export const nameOf = (seat) => s.view?.players?.[seat]?.name || seatInfo(seat)?.name || `Seat ${seat + 1}`;
+export const nameOf = (seat) =>
+  s.view?.players?.[seat]?.name ||
+  seatInfo(seat)?.name ||
+  interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
 
 /** A seat's colour chip. */
 export const swatch = (seat) => swatchHtml(seatInfo(seat));

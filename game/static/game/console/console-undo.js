@@ -1,6 +1,7 @@
 // The undo bar: the server's `undo_text` and the undo button; the host's corrections.
 
 import { $, isHost, nameOf, paint, s, show, swatch, wire, you } from "./console-state.js";
+import { gettext, interpolate } from "../common/i18n.js";
 import { html } from "../common/shared.js";
 
 export function renderUndo() {
@@ -8,12 +9,12 @@ export function renderUndo() {
   const parts = [];
   if (last && s.view.undo_text && (isHost() || last.seat === you())) {
     parts.push(
-      html`<span class="hint">Last entry: ${s.view.undo_text}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="Undo (U)" ${s.busy && "disabled"}>Undo</button>`,
+      html`<span class="hint">${interpolate(gettext("Last entry: %(entry)s"), { entry: s.view.undo_text })}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="${gettext("Undo (U)")}" ${s.busy && "disabled"}>${gettext("Undo")}</button>`,
     );
   }
   if (isHost())
     parts.push(
-      html`<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${String(Boolean(s.fix))}" aria-controls="fix">Corrections…</button>`,
+      html`<button type="button" class="btn small ghost" data-act="fix-open" aria-expanded="${String(Boolean(s.fix))}" aria-controls="fix">${gettext("Corrections…")}</button>`,
     );
   show($("#undo"), html`${parts}`);
 }

@@ -12,9 +12,11 @@ import { $, code, keyboard, mayActFor, nameOf, page, paint, s, show, swatch, wir
 import { openFix, renderUndo } from "./console-undo.js";
 import { BUSY_READING, TableConnection } from "../common/connection.js";
 import { renderScoreboard } from "../common/scoreboard.js";
-import { html, nameHtml, raw } from "../common/shared.js";
+import { gettext, interpolate } from "../common/i18n.js";
+import { html, nameHtml, raw, say } from "../common/shared.js";
 import {
   breakdownHtml,
+  earlierLine,
   followRematch,
   LazyTurnAlerts,
   markPresence,
@@ -42,7 +44,7 @@ wire.connection = new TableConnection(code, {
     render();
   },
   onHistory(msg) {
-    const left = msg.earlier ? [`${msg.earlier} earlier entries not shown`] : [];
+    const left = msg.earlier ? [earlierLine(msg.earlier)] : [];
     s.lines = left.concat(msg.lines || []);
     renderLog(true);
   },
@@ -80,7 +82,7 @@ wire.connection = new TableConnection(code, {
   onEntries: (msg) => s.fix?.entries(msg),
   onPreview: (msg) => previewAnswer(msg) || s.fix?.preview(msg),
   onRematch(msg) {
-    toast("Off to the next game…", "message");
+    toast(gettext("Off to the next game…"), "message");
     followRematch(msg);
   },
   onStatus(status) {
@@ -124,7 +126,13 @@ function followStory(view) {
 function renderLink() {
   const el = $("#conn");
   const live = s.link === "open";
-  el.textContent = live ? "Live" : s.link === "gone" ? "Table not found" : s.everOpen ? "Reconnecting…" : "Connecting…";
+  el.textContent = live
+    ? gettext("Live")
+    : s.link === "gone"
+      ? gettext("Table not found")
+      : s.everOpen
+        ? gettext("Reconnecting…")
+        : gettext("Connecting…");
   el.dataset.state = live ? "live" : s.link === "gone" ? "down" : "wait";
 }
 
@@ -153,15 +161,16 @@ function renderNotes() {
   show(
     $("#cs-confirm"),
     c
-      ? html`<p>${c.text}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${c.yes}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">Cancel</button></div>`
+      ? html`<p>${c.text}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${c.yes}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">${gettext("Cancel")}</button></div>`
       : "",
   );
   const r = s.refused;
-  const again = r?.draft && html`<button type="button" class="btn primary" data-act="again">Send again</button>`;
+  const again =
+    r?.draft && html`<button type="button" class="btn primary" data-act="again">${gettext("Send again")}</button>`;
   show(
     $("#cs-refused"),
     r
-      ? html`<p><b>${r.draft ? "Not counted: the entry is back in the form." : "Not done."}</b> ${r.text}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? "Discard" : "OK"}</button></div>`
+      ? html`<p><b>${r.draft ? gettext("Not counted: the entry is back in the form.") : gettext("Not done.")}</b> ${r.text}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? gettext("Discard") : gettext("OK")}</button></div>`
       : "",
   );
 }
@@ -170,25 +179,28 @@ function renderTurn() {
   const v = s.view;
   const p = v.pending;
   let markup;
-  if (v.finished) markup = html`<span>Game over</span>`;
-  else if (p?.type === "finish" || p?.final) markup = html`<span>Final scoring</span>`;
+  if (v.finished) markup = html`<span>${gettext("Game over")}</span>`;
+  else if (p?.type === "finish" || p?.final) markup = html`<span>${gettext("Final scoring")}</span>`;
   else {
-    const extra = p?.extra_tile ? " · one more tile" : "";
+    const extra = p?.extra_tile ? ` · ${gettext("one more tile")}` : "";
     const waiting =
       p &&
       p.seat != null &&
       p.seat !== v.active_seat &&
-      html`<span class="cs-wait">waiting for ${nameHtml(nameOf(p.seat))}</span>`;
-    markup = html`<span class="cs-turn-n">Turn ${v.turn}</span>${swatch(v.active_seat)}<span>${nameHtml(nameOf(v.active_seat))}'s turn${extra}</span>${waiting}`;
+      html`<span class="cs-wait">${say(gettext("waiting for %(name)s"), { name: nameHtml(nameOf(p.seat)) })}</span>`;
+    const turn = interpolate(gettext("Turn %(number)s"), { number: v.turn });
+    const whose = say(gettext("%(name)s's turn"), { name: nameHtml(nameOf(v.active_seat)) });
+    markup = html`<span class="cs-turn-n">${turn}</span>${swatch(v.active_seat)}<span>${whose}${extra}</span>${waiting}`;
   }
   show($("#turn"), markup);
 }
 
 function gameOverHtml() {
   const chip = (seat) => String(swatch(seat));
-  const record = s.table.record_url && html`<a class="btn" href="${s.table.record_url}" download>Download record</a>`;
+  const record =
+    s.table.record_url && html`<a class="btn" href="${s.table.record_url}" download>${gettext("Download record")}</a>`;
   // ui.js escapes its own markup.
-  return html`<h2>Game over</h2>${raw(rankingHtml(s.view.players, chip))}${raw(breakdownHtml(s.table.final_scoring, s.view.players, chip))}<div class="actions">${raw(rematchHtml(s.table))}${record}<a class="btn ghost" href="/">New table</a></div>`;
+  return html`<h2>${gettext("Game over")}</h2>${raw(rankingHtml(s.view.players, chip))}${raw(breakdownHtml(s.table.final_scoring, s.view.players, chip))}<div class="actions">${raw(rematchHtml(s.table))}${record}<a class="btn ghost" href="/">${gettext("New table")}</a></div>`;
 }
 
 function renderPanel() {
@@ -231,7 +243,7 @@ document.addEventListener("click", (e) => {
   switch (b.dataset.act) {
     case "rematch":
       if (s.table.rematch) followRematch(s.table.rematch);
-      else if (!wire.connection.send({ type: "rematch" })) toast("Not connected", "error");
+      else if (!wire.connection.send({ type: "rematch" })) toast(gettext("Not connected"), "error");
       else b.disabled = true;
       break;
     case "seat":
@@ -269,12 +281,12 @@ document.addEventListener("click", (e) => {
       endTurn();
       break;
     case "end-game":
-      ask("End the game now? The figures merge and the final scoring follows.", "End the game", () =>
+      ask(gettext("End the game now? The figures merge and the final scoring follows."), gettext("End the game"), () =>
         send({ type: "end_game" }, you()),
       );
       break;
     case "finish":
-      ask("Finish: the results become final and the ranking is shown to everyone.", "Finish", () =>
+      ask(gettext("Finish: the results become final and the ranking is shown to everyone."), gettext("Finish"), () =>
         send({ type: "finish" }, you()),
       );
       break;

@@ -2,6 +2,8 @@
 // form, the house rules chosen are filled in again (the page's own data: the JSON of
 // #option-fields and #posted-values).
 
+import { gettext, interpolate } from "../common/i18n.js";
+
 const fields = JSON.parse(document.getElementById("option-fields").textContent);
 const posted = JSON.parse(document.getElementById("posted-values").textContent) || {};
 const form = document.querySelector("form.create");
@@ -12,7 +14,8 @@ function showEditionValues() {
     const value = String(field.defaults[preset] ?? "");
     const choice = field.choices.find((c) => String(c[0]) === value);
     const out = form.querySelector(`[data-edition-value="${field.name}"]`);
-    if (out) out.textContent = preset ? `Edition: ${choice ? choice[1] : value}` : "";
+    if (out)
+      out.textContent = preset ? interpolate(gettext("Edition: %(value)s"), { value: choice ? choice[1] : value }) : "";
   }
 }
 

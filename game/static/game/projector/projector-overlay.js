@@ -15,16 +15,18 @@
 // resolution in other words (C3's "plays an extra turn" after "takes the action: play an extra
 // turn", message 8's "returns" after "and the meeple returns").
 
-import { html, nameHtml, pts } from "../common/shared.js";
+import { gettext } from "../common/i18n.js";
+import { html, lineKind, lineText, nameHtml, pts, say } from "../common/shared.js";
 import { elements, finalPhase, messageName, nameOf, ranking, state, swatch } from "./projector-state.js";
 
 // How long a note may stay when nothing newer arrives; a reveal stays as long as it is decided.
 const OUTCOME_MS = 5000;
 export const GAME_OVER_MS = 10000;
-// The events that end a message's outcome: the next turn, or the next message drawn.
+// The lines (by the event that gave them) that end a message's outcome: the next turn, or the
+// next message drawn.
 const OUTCOME_ENDS = new Set(["turn_started", "message_drawn", "game_ending"]);
-// The events after the resolution whose lines the outcome shows: what it scored.
-const OUTCOME_SCORED = new Set(["points_scored", "shared_scoring"]);
+// The lines after the resolution that the outcome shows: what it scored.
+const OUTCOME_SCORED = new Set(["points", "shared_scoring"]);
 // At most this many of those lines: the resolution's own and the first points it brought.
 const OUTCOME_LINES = 3;
 
@@ -76,23 +78,18 @@ export function followState(view, events, lines, fresh) {
   if (at >= 0) {
     const resolved = list[at];
     const key = `outcome:${resolved.seat}:${resolved.message}`;
-    showNote(key, "outcome", outcomeHtml(resolved, outcomeLines(list, lines || [], at)), OUTCOME_MS);
+    showNote(key, "outcome", outcomeHtml(resolved, outcomeLines(lines || [])), OUTCOME_MS);
   }
 }
 
-/** The log lines of the resolution at `events[at]` and of what it scored until the next turn or
- * message (the figure's move, a shared scoring). The server gives one line
- * per event but for `played_by` (which names the computer in the lines after it); when the lines
- * do not match the events so, none are picked rather than the wrong ones. */
-function outcomeLines(events, lines, at) {
-  const narrated = events.map((event) => event.type !== "played_by");
-  if (narrated.filter(Boolean).length !== lines.length) return [];
-  const picked = [];
-  let line = narrated.slice(0, at).filter(Boolean).length;
-  for (let i = at; i < events.length && !(i > at && OUTCOME_ENDS.has(events[i].type)); i += 1) {
-    if (!narrated[i]) continue;
-    const said = lines[line++];
-    if (i === at || OUTCOME_SCORED.has(events[i].type)) picked.push(said);
+/** The words of the update's last resolution (its line, by the event that gave it) and of what
+ * it scored until the next turn or message (the figure's move, a shared scoring). */
+function outcomeLines(lines) {
+  const at = lines.findLastIndex((line) => lineKind(line) === "message_resolved");
+  if (at < 0) return [];
+  const picked = [lineText(lines[at])];
+  for (let i = at + 1; i < lines.length && !OUTCOME_ENDS.has(lineKind(lines[i])); i += 1) {
+    if (OUTCOME_SCORED.has(lineKind(lines[i]))) picked.push(lineText(lines[i]));
   }
   return picked.slice(0, OUTCOME_LINES);
 }
@@ -101,17 +98,33 @@ function outcomeLines(events, lines, at) {
  * offers them (`pending.choices`). */
 function revealHtml(revealed, pending) {
   const instead = pending?.type === "resolve_message" && pending.choices?.find((c) => c.choice === "points");
-  return html`<div class="pj-card" data-message="${revealed.message}"><p class="pj-card-kicker">${swatch(revealed.seat)}<span>${nameHtml(nameOf(revealed.seat))} draws a message</span></p><p class="pj-card-number"><span class="pj-seal pj-seal--big">${revealed.message}</span></p><p class="pj-card-text">${revealed.text}</p>${instead && html`<p class="pj-card-foot">or take ${pts(instead.points)}</p>`}</div>`;
+  const draws = say(gettext("%(name)s draws a message"), { name: nameHtml(nameOf(revealed.seat)) });
+  const foot = instead && say(gettext("or take %(points)s"), { points: pts(instead.points) });
+  return html`<div class="pj-card" data-message="${revealed.message}"><p class="pj-card-kicker">${swatch(revealed.seat)}<span>${draws}</span></p><p class="pj-card-number"><span class="pj-seal pj-seal--big">${revealed.message}</span></p><p class="pj-card-text">${revealed.text}</p>${foot && html`<p class="pj-card-foot">${foot}</p>`}</div>`;
 }
 
 function outcomeHtml(event, lines) {
-  const said = lines.length ? lines : [html`${nameHtml(nameOf(event.seat))} decides`];
-  return html`<div class="pj-card pj-card--outcome"><p class="pj-card-kicker"><span class="pj-seal">${event.message}</span><span>${messageName(event.message) || "Message"}</span></p><div class="pj-card-outcome">${swatch(event.seat)}<span>${said.map((line) => html`<span class="pj-outcome-line">${line}</span>`)}</span></div></div>`;
+  const said = lines.length ? lines : [say(gettext("%(name)s decides"), { name: nameHtml(nameOf(event.seat)) })];
+  return html`<div class="pj-card pj-card--outcome"><p class="pj-card-kicker"><span class="pj-seal">${event.message}</span><span>${messageName(event.message) || gettext("Message")}</span></p><div class="pj-card-outcome">${swatch(event.seat)}<span>${said.map((line) => html`<span class="pj-outcome-line">${line}</span>`)}</span></div></div>`;
 }
 
 function gameOverHtml(view) {
   const top = ranking(view).filter(({ rank }) => rank === 1);
-  const names = top.map(({ player }, i) => html`${i ? " and " : ""}${nameHtml(player.name)}`);
+  const names = top.map(({ player }) => nameHtml(player.name));
   const score = top[0]?.player.score ?? 0;
-  return html`<div class="pj-card pj-card--over"><p class="pj-card-kicker"><span>Game over</span></p><p class="pj-card-outcome">${top.map(({ player }) => swatch(player.seat))}<span>${names} ${top.length > 1 ? "share the win" : "wins"} with ${pts(score)}</span></p></div>`;
+  const who =
+    names.length > 1
+      ? say(gettext("%(list)s and %(last)s"), {
+          list: html`${names.slice(0, -1).map((name, i) => html`${i ? ", " : ""}${name}`)}`,
+          last: names.at(-1),
+        })
+      : html`${names}`;
+  const won = say(
+    names.length > 1 ? gettext("%(names)s share the win with %(points)s") : gettext("%(names)s wins with %(points)s"),
+    {
+      names: who,
+      points: pts(score),
+    },
+  );
+  return html`<div class="pj-card pj-card--over"><p class="pj-card-kicker"><span>${gettext("Game over")}</span></p><p class="pj-card-outcome">${top.map(({ player }) => swatch(player.seat))}<span>${won}</span></p></div>`;
 }

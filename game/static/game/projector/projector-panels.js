@@ -3,7 +3,8 @@
 // lines), the same as a band over the board of an online game, and the final ranking with its
 // breakdown. Each panel is markup from the state; every word of a rule comes from the server.
 
-import { html, nameHtml, pts, raw } from "../common/shared.js";
+import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
+import { html, lineText, nameHtml, pts, raw, say } from "../common/shared.js";
 import { finalPhase, nameOf, ranking, state, swatch } from "./projector-state.js";
 import { breakdownHtml } from "../common/ui.js";
 
@@ -17,26 +18,35 @@ function statusWords(view) {
   const pending = view.pending;
   const activeName = nameHtml(nameOf(active));
   const main = finalPhase(view)
-    ? html`<span>Final scoring</span>`
-    : html`${swatch(active)}<span>${activeName}\u2019s turn</span>`;
+    ? html`<span>${gettext("Final scoring")}</span>`
+    : html`${swatch(active)}<span>${say(gettext("%(name)s’s turn"), { name: activeName })}</span>`;
   if (!pending) return { main, sub: "" };
   const who = pending.seat == null ? "" : nameHtml(nameOf(pending.seat));
-  const forWhat = pending.for_what ? ` ${pending.for_what}` : "";
+  const values = {
+    active: activeName,
+    name: who,
+    points: pts(pending.points),
+    what: pending.for_what || "",
+    number: pending.message,
+  };
   const sub = {
-    place_tile: () => html`${activeName} is placing a tile`,
-    place_follower: () => html`${activeName} may place a follower`,
+    place_tile: () => gettext("%(active)s is placing a tile"),
+    place_follower: () => gettext("%(active)s may place a follower"),
     choose_figure: () =>
       pending.final
-        ? html`Waiting for ${who} to choose which figure carries the total`
-        : html`Waiting for ${who} to choose a figure for ${pts(pending.points)}${forWhat}`,
-    resolve_message: () => html`Waiting for ${who} to resolve message ${pending.message}`,
+        ? gettext("Waiting for %(name)s to choose which figure carries the total")
+        : pending.for_what
+          ? gettext("Waiting for %(name)s to choose a figure for %(points)s %(what)s")
+          : gettext("Waiting for %(name)s to choose a figure for %(points)s"),
+    resolve_message: () => gettext("Waiting for %(name)s to resolve message %(number)s"),
     end_turn: () =>
       pending.extra_tile
-        ? html`${activeName} places one more tile at the table`
-        : html`Points are being entered at the table`,
-    finish: () => html`The final scores are being entered at the table`,
+        ? gettext("%(active)s places one more tile at the table")
+        : gettext("Points are being entered at the table"),
+    finish: () => gettext("The final scores are being entered at the table"),
   }[pending.type];
-  return { main, sub: sub ? sub() : who && html`Waiting for ${who}` };
+  if (sub) return { main, sub: say(sub(), values) };
+  return { main, sub: who && say(gettext("Waiting for %(name)s"), values) };
 }
 
 function statusHtml(view) {
@@ -46,16 +56,16 @@ function statusHtml(view) {
 
 function countsHtml(view) {
   const items = [];
-  if (view.tiles_left != null) items.push(["Tiles left", view.tiles_left]);
-  items.push(["Messages in the stack", view.messages_in_stack]);
-  items.push(["Turn", view.turn]);
+  if (view.tiles_left != null) items.push([gettext("Tiles left"), view.tiles_left]);
+  items.push([gettext("Messages in the stack"), view.messages_in_stack]);
+  items.push([gettext("Turn"), view.turn]);
   return html`<dl class="pj-counts">${items.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>`;
 }
 
 function logHtml(count = LOG_LINES) {
   const lines = state.lines.slice(-count);
   if (!lines.length) return "";
-  return html`<ol class="pj-log" aria-label="Latest events">${lines.map((line) => html`<li>${line}</li>`)}</ol>`;
+  return html`<ol class="pj-log" aria-label="${gettext("Latest events")}">${lines.map((line) => html`<li>${lineText(line)}</li>`)}</ol>`;
 }
 
 /** The message being decided, small, for as long as it is: its number and the edition's words. */
@@ -75,9 +85,15 @@ export function lobbyHtml(table) {
   const creator = table.seats.find((s) => s.seat === 0);
   const waiting =
     taken < 2
-      ? "At least 2 players are needed"
-      : html`Waiting for ${creator ? nameHtml(creator.name) : "the host"} to start the game`;
-  return html`<div class="pj-centre pj-centre--lobby"><div class="pj-lobby-text"><p class="pj-kicker">A new table</p><p class="pj-turn"><span>${full ? "Every seat is taken" : "Scan to join"}</span></p><p class="pj-sub">${taken} of ${table.max_seats} seats taken</p><p class="pj-sub pj-sub--quiet">${waiting}</p>${table.message_rule && html`<p class="pj-sub pj-sub--quiet pj-message-rule">${table.message_rule}</p>`}</div><div class="pj-qr-slot"></div></div>`;
+      ? gettext("At least 2 players are needed")
+      : creator
+        ? say(gettext("Waiting for %(name)s to start the game"), { name: nameHtml(creator.name) })
+        : gettext("Waiting for the host to start the game");
+  const seats = interpolate(
+    ngettext("%(taken)s of %(count)s seat taken", "%(taken)s of %(count)s seats taken", table.max_seats),
+    { taken: number(taken), count: number(table.max_seats) },
+  );
+  return html`<div class="pj-centre pj-centre--lobby"><div class="pj-lobby-text"><p class="pj-kicker">${gettext("A new table")}</p><p class="pj-turn"><span>${full ? gettext("Every seat is taken") : gettext("Scan to join")}</span></p><p class="pj-sub">${seats}</p><p class="pj-sub pj-sub--quiet">${waiting}</p>${table.message_rule && html`<p class="pj-sub pj-sub--quiet pj-message-rule">${table.message_rule}</p>`}</div><div class="pj-qr-slot"></div></div>`;
 }
 
 /** A game at the table (or one about to start): status, message, counts and log. */
@@ -91,7 +107,8 @@ export function boardHtml(view) {
   return html`<div class="pj-centre pj-centre--board"><div class="pj-band">${statusHtml(view)}${pendingCardHtml(view)}${countsHtml(view)}</div><div class="pj-board-slot"></div>${logHtml(BOARD_LOG_LINES)}</div>`;
 }
 
-export const startingHtml = html`<div class="pj-centre"><p class="pj-turn"><span>Starting…</span></p></div>`;
+export const startingHtml = () =>
+  html`<div class="pj-centre"><p class="pj-turn"><span>${gettext("Starting…")}</span></p></div>`;
 
 /** The ranking, with every category's points once the snapshot brings them (`final_scoring`):
  * one table, best first, the place beside each name. */
@@ -112,5 +129,5 @@ export function finishedHtml(view, table) {
     );
     body = html`<ol class="pj-ranking">${rows}</ol>`;
   }
-  return html`<div class="pj-centre pj-centre--over"><p class="pj-turn"><span>Game over</span></p>${body}</div>`;
+  return html`<div class="pj-centre pj-centre--over"><p class="pj-turn"><span>${gettext("Game over")}</span></p>${body}</div>`;
 }

@@ -1,12 +1,13 @@
 // The projector's full-screen button, and a screen kept awake while the page is shown.
 
+import { gettext } from "../common/i18n.js";
 import { elements, state } from "./projector-state.js";
 
 function setupFullscreen() {
   const button = elements.fullscreen;
   if (!document.fullscreenEnabled) return;
   const label = () => {
-    button.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen";
+    button.textContent = document.fullscreenElement ? gettext("Leave full screen") : gettext("Full screen");
   };
   button.hidden = false;
   label();
@@ -30,7 +31,7 @@ function wakeNote(text) {
 async function keepAwake() {
   if (!("wakeLock" in navigator)) {
     elements.wake.dataset.state = "unavailable";
-    wakeNote("The screen may sleep: turn off the display's sleep");
+    wakeNote(gettext("The screen may sleep: turn off the display's sleep"));
     return;
   }
   if (state.wakeLock || document.visibilityState !== "visible") return;
@@ -44,7 +45,7 @@ async function keepAwake() {
     });
   } catch {
     elements.wake.dataset.state = "refused";
-    wakeNote("The screen may sleep: turn off the display's sleep");
+    wakeNote(gettext("The screen may sleep: turn off the display's sleep"));
   }
 }
 

@@ -3,6 +3,7 @@
 // projector.js (what the connection brings) and projector-overlay.js (what the overlay shows)
 // write it.
 
+import { gettext, interpolate } from "../common/i18n.js";
 import { colourOf, html } from "../common/shared.js";
 
 const main = document.querySelector("main[data-code]");
@@ -49,7 +50,7 @@ export function seatInfo(seat) {
 /** A seat's player's name (the view's, else the table's). */
 export function nameOf(seat) {
   const player = state.view?.players?.find((p) => p.seat === seat);
-  return player?.name ?? seatInfo(seat)?.name ?? `Seat ${seat + 1}`;
+  return player?.name ?? seatInfo(seat)?.name ?? interpolate(gettext("Seat %(number)s"), { number: seat + 1 });
 }
 
 /** A seat's colour chip, drawn large by the projector's style. */

@@ -13,6 +13,7 @@ import { boardHtml, finishedHtml, lobbyHtml, playingHtml, startingHtml } from ".
 import { setupScreen } from "./projector-screen.js";
 import { elements, finalPhase, seatInfo, state } from "./projector-state.js";
 import { renderScoreboard } from "../common/scoreboard.js";
+import { gettext } from "../common/i18n.js";
 import { colourOf, html } from "../common/shared.js";
 
 // The join link reads better without its scheme.
@@ -39,7 +40,7 @@ function render() {
   main.dataset.status = finished ? "finished" : lobby ? "lobby" : "playing";
   // The state version shown, for tests and tools that wait for the page to catch up.
   main.dataset.version = view ? String(view.version) : "";
-  elements.edition.textContent = [table.preset_name, table.mode === "tabletop" ? "played at the table" : ""]
+  elements.edition.textContent = [table.preset_name, table.mode === "tabletop" ? gettext("played at the table") : ""]
     .filter(Boolean)
     .join(" · ");
 
@@ -48,10 +49,10 @@ function render() {
   const { centre } = renderScoreboard(elements.score, shownView, presenceShown(table), { large: true });
   main.dataset.link = state.live ? "live" : "lost";
   if (!state.live) {
-    for (const dot of elements.score.querySelectorAll(".sb-conn")) dot.title = "unknown while reconnecting";
+    for (const dot of elements.score.querySelectorAll(".sb-conn")) dot.title = gettext("unknown while reconnecting");
   }
   const onBoard = table.mode === "board" && view && !finished;
-  let markup = startingHtml;
+  let markup = startingHtml();
   if (lobby) markup = lobbyHtml(table);
   else if (finished && view) markup = finishedHtml(view, table);
   else if (onBoard) markup = boardHtml(view);
@@ -66,7 +67,7 @@ function render() {
     elements.score.parentNode.appendChild(elements.join);
   }
   const open = lobby && table.seats.length < table.max_seats;
-  elements.joinLabel.textContent = open ? "Scan to join" : "Follow on your phone";
+  elements.joinLabel.textContent = open ? gettext("Scan to join") : gettext("Follow on your phone");
   followStory(view, finished);
 }
 
@@ -102,7 +103,7 @@ async function loadBoard() {
   const catalogue = JSON.parse(document.getElementById("tile-catalogue").textContent);
   const box = document.createElement("div");
   box.className = "pj-board";
-  box.innerHTML = html`<svg class="pj-board-svg" role="img" aria-label="The board"></svg>`;
+  box.innerHTML = html`<svg class="pj-board-svg" role="img" aria-label="${gettext("The board")}"></svg>`;
   const board = new Board(box.firstElementChild, catalogue);
   new ResizeObserver(() => board.centre()).observe(box);
   state.board = { board, box, tiles: -1 };
@@ -112,11 +113,20 @@ async function loadBoard() {
 // the game; it comes by itself a little after the game is over, once its ranking has been seen.
 
 elements.storyButton.addEventListener("click", () => toggleStory());
-document.addEventListener("keydown", (e) => e.key.toLowerCase() === "s" && !e.ctrlKey && !e.metaKey && toggleStory());
+// Not while a field (the language switcher) has the keyboard.
+document.addEventListener(
+  "keydown",
+  (e) =>
+    e.key.toLowerCase() === "s" &&
+    !e.ctrlKey &&
+    !e.metaKey &&
+    !e.target.closest?.("input, select, textarea") &&
+    toggleStory(),
+);
 
 function toggleStory(on = elements.story.hidden) {
   elements.story.hidden = !on;
-  elements.storyButton.textContent = on ? "Back to the table" : "Story";
+  elements.storyButton.textContent = on ? gettext("Back to the table") : gettext("Story");
   followStory(state.view, state.storyEnded);
 }
 
@@ -135,13 +145,13 @@ async function followStory(view, finished) {
 
 function setConnection(status) {
   const words = {
-    connecting: "Connecting…",
-    open: "Live",
-    reconnecting: "Reconnecting…",
-    gone: "This table does not exist",
+    connecting: () => gettext("Connecting…"),
+    open: () => gettext("Live"),
+    reconnecting: () => gettext("Reconnecting…"),
+    gone: () => gettext("This table does not exist"),
   };
   elements.conn.dataset.state = status;
-  elements.conn.querySelector(".pj-conn-text").textContent = words[status] || status;
+  elements.conn.querySelector(".pj-conn-text").textContent = words[status]?.() || status;
   // Live again once the snapshot that follows brings the seats' presence (onSnapshot).
   if (status !== "open" && state.live) {
     state.live = false;

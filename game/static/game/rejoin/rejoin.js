@@ -2,6 +2,8 @@
 // browser never sends, so no server or proxy logs it. This page posts it (with the CSRF token)
 // to claim the seat; the server answers with a redirect to the table.
 
+import { gettext } from "../common/i18n.js";
+
 const form = document.getElementById("rejoin-form");
 const status = document.getElementById("rejoin-status");
 const token = decodeURIComponent(location.hash.slice(1));
@@ -12,7 +14,9 @@ if (token) {
   form.elements.token.value = token;
   form.submit();
 } else {
-  status.textContent = "This link is incomplete: the part after # is missing. Ask the host for your link again.";
+  status.textContent = gettext(
+    "This link is incomplete: the part after # is missing. Ask the host for your link again.",
+  );
 }
 
 // A new link pasted over this page's address differs only after the #: the browser does not load

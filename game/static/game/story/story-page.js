@@ -2,6 +2,7 @@
 // game moves on; it listens as a spectator and reconnects by itself.
 
 import { TableConnection } from "../common/connection.js";
+import { gettext } from "../common/i18n.js";
 import { showStory } from "../common/story.js";
 
 const code = document.getElementById("table-page").dataset.code;
@@ -21,6 +22,7 @@ new TableConnection(code, {
   onUpdate: follow,
   onStatus(status) {
     conn.dataset.state = status === "open" ? "live" : "wait";
-    conn.textContent = status === "open" ? "Live" : status === "gone" ? "No such table" : "Reconnecting…";
+    conn.textContent =
+      status === "open" ? gettext("Live") : status === "gone" ? gettext("No such table") : gettext("Reconnecting…");
   },
 });

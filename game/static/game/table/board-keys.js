@@ -8,11 +8,52 @@
 // the server sent; nothing here decides what is legal.
 
 import { box, boardOf, middle, turnLocation, union } from "../common/board.js";
+import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
 import { html } from "../common/shared.js";
 
 const U = 100;
 const SIDES = { N: ["north", 0, -1, "S"], E: ["east", 1, 0, "W"], S: ["south", 0, 1, "N"], W: ["west", -1, 0, "E"] };
 const ARROWS = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W" };
+
+// The words, each a whole phrase so that a language may turn it its own way.
+const TOUCHES = {
+  city: {
+    north: () => gettext("a city to the north"),
+    east: () => gettext("a city to the east"),
+    south: () => gettext("a city to the south"),
+    west: () => gettext("a city to the west"),
+  },
+  road: {
+    north: () => gettext("a road to the north"),
+    east: () => gettext("a road to the east"),
+    south: () => gettext("a road to the south"),
+    west: () => gettext("a road to the west"),
+  },
+  field: {
+    north: () => gettext("a field to the north"),
+    east: () => gettext("a field to the east"),
+    south: () => gettext("a field to the south"),
+    west: () => gettext("a field to the west"),
+  },
+};
+const JUST = {
+  north: () => gettext("just north of the last tile"),
+  east: () => gettext("just east of the last tile"),
+  south: () => gettext("just south of the last tile"),
+  west: () => gettext("just west of the last tile"),
+};
+const STEPS = {
+  north: (n) => interpolate(ngettext("%(count)s north", "%(count)s north", n), { count: number(n) }),
+  east: (n) => interpolate(ngettext("%(count)s east", "%(count)s east", n), { count: number(n) }),
+  south: (n) => interpolate(ngettext("%(count)s south", "%(count)s south", n), { count: number(n) }),
+  west: (n) => interpolate(ngettext("%(count)s west", "%(count)s west", n), { count: number(n) }),
+};
+const NOTHING_FURTHER = {
+  north: () => gettext("Nothing further north."),
+  east: () => gettext("Nothing further east."),
+  south: () => gettext("Nothing further south."),
+  west: () => gettext("Nothing further west."),
+};
 
 /** The kind of feature ("city", "road" or "field") that a placed tile shows at `edge`. */
 function edgeKind(catalogue, tile, edge) {
@@ -24,19 +65,30 @@ function edgeKind(catalogue, tile, edge) {
 
 /** "a", "a and b", "a, b and c". */
 function list(words) {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+  if (words.length < 2) return words.join("");
+  return interpolate(gettext("%(list)s and %(last)s"), {
+    list: words.slice(0, -1).join(", "),
+    last: words.at(-1),
+  });
 }
 
-/** Where (x, y) lies from the tile at `from`: "just west of", "2 east and 1 north of", "on". */
+/** Where (x, y) lies from the tile at `from`: "just west of the last tile", "2 east and 1 north
+ * of the last tile", "on the last tile". */
 function whereFrom([fx, fy], x, y) {
   const [dx, dy] = [x - fx, y - fy];
-  const ways = [
-    dx && `${Math.abs(dx)} ${dx > 0 ? "east" : "west"}`,
-    dy && `${Math.abs(dy)} ${dy > 0 ? "south" : "north"}`,
-  ];
-  const named = ways.filter(Boolean);
-  if (Math.abs(dx) + Math.abs(dy) === 1) return `just ${named[0].slice(2)} of`;
-  return named.length ? `${named.join(" and ")} of` : "on";
+  const across = dx > 0 ? "east" : "west";
+  const along = dy > 0 ? "south" : "north";
+  if (Math.abs(dx) + Math.abs(dy) === 1) return JUST[dx ? across : along]();
+  if (dx && dy)
+    return interpolate(gettext("%(across)s and %(along)s of the last tile"), {
+      across: STEPS[across](Math.abs(dx)),
+      along: STEPS[along](Math.abs(dy)),
+    });
+  if (dx || dy)
+    return interpolate(gettext("%(way)s of the last tile"), {
+      way: dx ? STEPS[across](Math.abs(dx)) : STEPS[along](Math.abs(dy)),
+    });
+  return gettext("on the last tile");
 }
 
 class BoardKeys {
@@ -90,11 +142,11 @@ class BoardKeys {
     const far = (t) => Math.hypot(t.at[0] - from[0], t.at[1] - from[1]);
     const what =
       targets[0].i == null
-        ? `${n} ${n === 1 ? "place fits" : "places fit"} your tile`
-        : `${n} ${n === 1 ? "spot" : "spots"} for a follower`;
+        ? ngettext("%(count)s place fits your tile.", "%(count)s places fit your tile.", n)
+        : ngettext("%(count)s spot for a follower.", "%(count)s spots for a follower.", n);
     this.move(
       targets.reduce((best, t, i) => (far(t) < far(targets[best]) ? i : best), 0),
-      `${what}. Arrow keys or N and P move, Enter picks. `,
+      `${interpolate(what, { count: number(n) })} ${gettext("Arrow keys or N and P move, Enter picks.")} `,
     );
   }
 
@@ -105,8 +157,10 @@ class BoardKeys {
     const dock = document.getElementById("dock");
     const hint = dock?.querySelector(".hint")?.textContent.trim() || "";
     const button = dock?.querySelector("button.primary:not(:disabled), button:not(:disabled)");
-    const offer = button ? ` Tab to “${button.textContent.trim()}”.` : "";
-    return `Nothing to pick on the board.${hint && ` ${hint}`}${offer}`;
+    const offer = button
+      ? ` ${interpolate(gettext("Tab to “%(button)s”."), { button: button.textContent.trim() })}`
+      : "";
+    return `${gettext("Nothing to pick on the board.")}${hint && ` ${hint}`}${offer}`;
   }
 
   /** Put the keyboard's place on target `index` (none: -1): ring, preview, view and words. */
@@ -132,16 +186,34 @@ class BoardKeys {
   /** A place in words: where it lies from the last tile, what it touches, how it fits. */
   describe({ c, i }, index, count) {
     const board = this.board;
-    const from = board.lastPlaced ? `, ${whereFrom(board.lastPlaced, c.x, c.y)} the last tile` : "";
-    const text = `${i == null ? "Place" : "Spot"} ${index + 1} of ${count}${from}: `;
-    if (i != null) return `${text}${c.label || c.feature}${c.selected ? ", chosen" : ""}.`;
+    const values = { index: number(index + 1), count: number(count) };
+    if (board.lastPlaced) values.where = whereFrom(board.lastPlaced, c.x, c.y);
+    let text;
+    if (i != null)
+      text = board.lastPlaced
+        ? gettext("Spot %(index)s of %(count)s, %(where)s: ")
+        : gettext("Spot %(index)s of %(count)s: ");
+    else
+      text = board.lastPlaced
+        ? gettext("Place %(index)s of %(count)s, %(where)s: ")
+        : gettext("Place %(index)s of %(count)s: ");
+    text = interpolate(text, values);
+    if (i != null) {
+      const spot = c.label || c.feature;
+      return `${text}${interpolate(c.selected ? gettext("%(spot)s, chosen.") : gettext("%(spot)s."), { spot })}`;
+    }
     const touches = Object.entries(SIDES).flatMap(([, [word, dx, dy, facing]]) => {
       const tile = board.placed.get(`${c.x + dx},${c.y + dy}`);
-      return tile ? [`a ${edgeKind(board.catalogue, tile, facing)} to the ${word}`] : [];
+      return tile ? [TOUCHES[edgeKind(board.catalogue, tile, facing)][word]()] : [];
     });
     const turns = c.rotations?.length;
-    const fits = turns ? `; fits in ${turns} ${turns === 1 ? "rotation" : "rotations"}` : "";
-    return `${text}touches ${list(touches)}${fits}${c.fits ? ", as turned now." : ", not as turned now (R turns)."}`;
+    const fits = turns
+      ? interpolate(ngettext("; fits in %(count)s rotation", "; fits in %(count)s rotations", turns), {
+          count: number(turns),
+        })
+      : "";
+    const now = c.fits ? gettext(", as turned now.") : gettext(", not as turned now (R turns).");
+    return `${text}${interpolate(gettext("touches %(list)s"), { list: list(touches) })}${fits}${now}`;
   }
 
   tell(text) {
@@ -170,7 +242,7 @@ class BoardKeys {
         return ahead > 0 ? ahead + 2 * Math.abs(dx * sy + dy * sx) : Infinity;
       };
       const best = targets.reduce((b, t, i) => (score(t) < (b < 0 ? Infinity : score(targets[b])) ? i : b), -1);
-      if (best < 0) this.tell(`Nothing further ${word}.`);
+      if (best < 0) this.tell(NOTHING_FURTHER[word]());
       else this.move(best);
     } else if (e.key !== "Enter") {
       return false;

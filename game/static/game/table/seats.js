@@ -3,7 +3,8 @@
 // and the offer to let a computer play for an absent player (docs/protocol.md, "Seats").
 // Everything here only sends frames; the server checks each one and answers with a snapshot.
 
-import { html, isolate, nameHtml, raw } from "../common/shared.js";
+import { gettext, interpolate, ngettext, number, pgettext } from "../common/i18n.js";
+import { html, isolate, nameHtml, raw, say } from "../common/shared.js";
 
 /** A seat button; `extra`: further attributes as `html` (aria-label, data-…). */
 const btn = (act, seat, label, extra = html``) =>
@@ -27,22 +28,29 @@ export function awayFor(info) {
 
 function who(info) {
   const tags = [];
-  if (info.host) tags.push("host");
-  if (info.computer && !info.stand_in) tags.push(`computer · ${info.computer}`);
-  if (info.stand_in) tags.push("computer plays");
-  if (info.vacant) tags.push("seat free");
+  if (info.host) tags.push(gettext("host"));
+  if (info.computer && !info.stand_in)
+    tags.push(interpolate(gettext("computer · %(level)s"), { level: levelName(info.computer) }));
+  if (info.stand_in) tags.push(gettext("computer plays"));
+  if (info.vacant) tags.push(gettext("seat free"));
   return tags.map((t) => html` <small class="seat-tag">${t}</small>`);
+}
+
+/** A computer player's level in words (the server's level ids: "easy", "strong", …). */
+function levelName(level) {
+  const names = { easy: () => gettext("easy"), strong: () => gettext("strong"), random: () => gettext("random") };
+  return names[level]?.() ?? level;
 }
 
 /** The lobby's seat list; the host gets the controls of every row. `swatch(seat)` gives the
  * seat's colour chip (markup from the page's own code). */
 export function lobbySeatsHtml(t, swatch) {
   const seats = t.seats || [];
-  const starts = html`<small class="seat-tag">starts</small>`;
+  const starts = html`<small class="seat-tag">${gettext("starts")}</small>`;
   const rename = (info, label) =>
-    html`<details class="rename"><summary>Rename</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${info.name}" aria-label="${label}"><button class="btn small" type="submit">Save</button></form></details>`;
+    html`<details class="rename"><summary>${gettext("Rename")}</summary><form data-seat-form="rename" data-seat="${info.seat}"><input name="name" maxlength="20" required value="${info.name}" aria-label="${label}"><button class="btn small" type="submit">${gettext("Save")}</button></form></details>`;
   const rows = seats.map((info, i) => {
-    const you = info.seat === t.you ? html` <em>(you)</em>` : "";
+    const you = info.seat === t.you ? html` <em>${gettext("(you)")}</em>` : "";
     let controls = "";
     if (t.host) {
       const order = seats.map((x) => x.seat);
@@ -50,28 +58,66 @@ export function lobbySeatsHtml(t, swatch) {
       const down = i < seats.length - 1 ? [...order.slice(0, i), order[i + 1], order[i], ...order.slice(i + 2)] : null;
       const name = isolate(info.name);
       controls = html`<span class="seat-controls">${[
-        up && btn("reorder", null, "↑", html` data-order="${up.join(",")}" aria-label="Move ${name} up"`),
-        down && btn("reorder", null, "↓", html` data-order="${down.join(",")}" aria-label="Move ${name} down"`),
-        i > 0 ? btn("start_player", info.seat, "Starts", html` aria-label="${name} starts"`) : starts,
-        rename(info, `New name for ${name}`),
-        !info.host && btn("remove", info.seat, "Remove", html` aria-label="Remove ${name}"`),
+        up &&
+          btn(
+            "reorder",
+            null,
+            "↑",
+            html` data-order="${up.join(",")}" aria-label="${interpolate(gettext("Move %(name)s up"), { name })}"`,
+          ),
+        down &&
+          btn(
+            "reorder",
+            null,
+            "↓",
+            html` data-order="${down.join(",")}" aria-label="${interpolate(gettext("Move %(name)s down"), { name })}"`,
+          ),
+        i > 0
+          ? btn(
+              "start_player",
+              info.seat,
+              gettext("Starts"),
+              html` aria-label="${interpolate(gettext("%(name)s starts"), { name })}"`,
+            )
+          : starts,
+        rename(info, interpolate(gettext("New name for %(name)s"), { name })),
+        !info.host &&
+          btn(
+            "remove",
+            info.seat,
+            gettext("Remove"),
+            html` aria-label="${interpolate(gettext("Remove %(name)s"), { name })}"`,
+          ),
         !(info.host || info.computer || !info.connected) &&
-          btn("hand_host", info.seat, "Make host", html` aria-label="Make ${name} the host"`),
+          btn(
+            "hand_host",
+            info.seat,
+            gettext("Make host"),
+            html` aria-label="${interpolate(gettext("Make %(name)s the host"), { name })}"`,
+          ),
       ]}</span>`;
     } else if (info.seat === t.you) {
-      controls = html`<span class="seat-controls">${i === 0 && starts}${rename(info, "Your new name")}${btn("leave", null, "Leave seat")}</span>`;
+      controls = html`<span class="seat-controls">${i === 0 && starts}${rename(info, gettext("Your new name"))}${btn("leave", null, gettext("Leave seat"))}</span>`;
     } else if (i === 0) {
       controls = html`<span class="seat-controls">${starts}</span>`;
     }
     const dot = info.computer
       ? ""
-      : html`<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? "connected" : "not connected"}"></span>`;
+      : html`<span class="dot${info.connected ? " on" : ""}" title="${info.connected ? gettext("connected") : gettext("not connected")}"></span>`;
     return html`<li data-seat-row="${info.seat}">${raw(swatch(info.seat))}<span class="seat-name">${nameHtml(info.name)}${you}${who(info)}</span>${dot}${controls}</li>`;
   });
   for (let i = seats.length; i < t.max_seats; i += 1) {
-    rows.push(html`<li class="empty"><span class="sw none"></span><span class="seat-name">waiting…</span></li>`);
+    rows.push(
+      html`<li class="empty"><span class="sw none"></span><span class="seat-name">${gettext("waiting…")}</span></li>`,
+    );
   }
   return html`${rows}`;
+}
+
+/** "Add easy computer", "Add strong computer". */
+function addComputer(level) {
+  const said = { easy: () => gettext("Add easy computer"), strong: () => gettext("Add strong computer") }[level];
+  return said ? said() : interpolate(gettext("Add %(level)s computer"), { level: levelName(level) });
 }
 
 /** The host's extra lobby tools: computer players (board games) or keeping score only. */
@@ -81,20 +127,20 @@ export function lobbyHostToolsHtml(t) {
   const parts = [];
   if (t.mode === "board" && free) {
     const add = (t.levels || []).map((level) => [
-      btn("add_computer", null, `Add ${level} computer`, html` data-level="${level}"`),
+      btn("add_computer", null, addComputer(level), html` data-level="${level}"`),
       " ",
     ]);
     parts.push(
-      html`<div class="host-tools"><h3>Computer players</h3><p class="hint">Fill a seat with a computer: play alone against it, or with friends.</p>${add}</div>`,
+      html`<div class="host-tools"><h3>${gettext("Computer players")}</h3><p class="hint">${gettext("Fill a seat with a computer: play alone against it, or with friends.")}</p>${add}</div>`,
     );
   }
   if (t.mode === "tabletop" && t.you != null) {
     parts.push(
-      html`<div class="host-tools">${btn("host_without_seat", null, "Keep the score without playing")}<p class="hint">You stay the host and enter for every seat, but have no seat of your own.</p></div>`,
+      html`<div class="host-tools">${btn("host_without_seat", null, gettext("Keep the score without playing"))}<p class="hint">${gettext("You stay the host and enter for every seat, but have no seat of your own.")}</p></div>`,
     );
   }
   if (t.mode === "tabletop" && t.you == null) {
-    parts.push(html`<p class="hint">You keep the score without playing.</p>`);
+    parts.push(html`<p class="hint">${gettext("You keep the score without playing.")}</p>`);
   }
   return html`${parts}${absentAfterHtml(t)}`;
 }
@@ -103,7 +149,7 @@ export function lobbyHostToolsHtml(t) {
 export function absentAfterHtml(t) {
   if (!t.host || t.mode !== "board" || t.status === "finished") return html``;
   const [low, high] = t.absent_after_range || [1, 3600];
-  return html`<form class="absent-after" data-seat-form="absent_after"><label>Offer a computer for a player away <input type="number" name="seconds" min="${low}" max="${high}" required value="${t.absent_after}" aria-label="Seconds away before a computer is offered"> s</label> <button class="btn small" type="submit">Set</button></form>`;
+  return html`<form class="absent-after" data-seat-form="absent_after"><label>${gettext("Offer a computer for a player away")} <input type="number" name="seconds" min="${low}" max="${high}" required value="${t.absent_after}" aria-label="${gettext("Seconds away before a computer is offered")}"> ${pgettext("seconds", "s")}</label> <button class="btn small" type="submit">${gettext("Set")}</button></form>`;
 }
 
 /** Seat tools during a game: the host's per-seat links and hand-overs, and the player's own. */
@@ -113,9 +159,9 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
   const name = isolate(info.name);
   const parts = [];
   if (info.stand_in && (seat === t.you || t.host)) {
-    const label = seat === t.you ? "Take back" : `Give back to ${name}`;
+    const label = seat === t.you ? gettext("Take back") : interpolate(gettext("Give back to %(name)s"), { name });
     parts.push(
-      html`<p class="stand-in">${seat === t.you ? "The computer is playing for you." : ""} ${btn("take_back", seat, label)}</p>`,
+      html`<p class="stand-in">${seat === t.you ? gettext("The computer is playing for you.") : ""} ${btn("take_back", seat, label)}</p>`,
     );
   }
   if (!t.host) return html`${parts}`;
@@ -123,16 +169,28 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
   if (link && seat !== t.you && !(info.computer && !info.stand_in)) {
     const url = absoluteUrl(link.url);
     parts.push(
-      html`<details class="rejoin seat-link"><summary>${info.vacant ? "Admit someone" : "Seat link"}</summary><p class="hint">Whoever opens this link plays as ${nameHtml(info.name)}.</p><div class="link-row"><input readonly value="${url}" aria-label="${name}'s seat link"></div><img class="qr" src="${link.qr_url}" alt="QR code of ${name}'s seat link" loading="lazy">${btn("admit", seat, "New link (the old one stops working)")}</details>`,
+      html`<details class="rejoin seat-link"><summary>${info.vacant ? gettext("Admit someone") : gettext("Seat link")}</summary><p class="hint">${interpolate(gettext("Whoever opens this link plays as %(name)s."), { name })}</p><div class="link-row"><input readonly value="${url}" aria-label="${interpolate(gettext("%(name)s's seat link"), { name })}"></div><img class="qr" src="${link.qr_url}" alt="${interpolate(gettext("QR code of %(name)s's seat link"), { name })}" loading="lazy">${btn("admit", seat, gettext("New link (the old one stops working)"))}</details>`,
     );
   }
   if (!info.connected && !info.computer && t.mode === "board" && seat !== t.you) {
     parts.push(
-      btn("computer_for", seat, "Let the computer play", html` aria-label="Let the computer play for ${name}"`),
+      btn(
+        "computer_for",
+        seat,
+        gettext("Let the computer play"),
+        html` aria-label="${interpolate(gettext("Let the computer play for %(name)s"), { name })}"`,
+      ),
     );
   }
   if (!info.host && !info.computer && !info.vacant && info.connected) {
-    parts.push(btn("hand_host", seat, "Make host", html` aria-label="Make ${name} the host"`));
+    parts.push(
+      btn(
+        "hand_host",
+        seat,
+        gettext("Make host"),
+        html` aria-label="${interpolate(gettext("Make %(name)s the host"), { name })}"`,
+      ),
+    );
   }
   return html`${parts}`;
 }
@@ -140,7 +198,7 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
 /** The player's own "leave my seat" (not for the host, who hands the role on first). */
 export function leaveHtml(t) {
   if (t.you == null || t.host || t.status !== "playing") return html``;
-  return html`<details class="leave"><summary>Leave this game</summary><p class="hint">Your seat stays at the table for a computer or someone the host lets in; your personal link stops working.</p>${btn("leave", null, "Leave my seat")}</details>`;
+  return html`<details class="leave"><summary>${gettext("Leave this game")}</summary><p class="hint">${gettext("Your seat stays at the table for a computer or someone the host lets in; your personal link stops working.")}</p>${btn("leave", null, gettext("Leave my seat"))}</details>`;
 }
 
 /** "Bob is away: let the computer play for him, or wait", for the others while the seat to
@@ -154,7 +212,16 @@ export function absentOfferHtml(t, view, waited) {
   const away = awayFor(info);
   if (away < t.absent_after || waited.has(`${view.version}:${p.seat}`)) return html``;
   const name = nameHtml(info.name);
-  return html`<div class="absent-offer" role="alert"><p>${name} has been away for ${Math.floor(away)} seconds.</p>${btn("computer_for", p.seat, html`Let the computer play for ${name}`)} ${btn("wait", p.seat, "Wait", html` data-version="${view.version}"`)}</div>`;
+  const seconds = Math.floor(away);
+  const said = say(
+    ngettext("%(name)s has been away for %(count)s second.", "%(name)s has been away for %(count)s seconds.", seconds),
+    {
+      name,
+      count: number(seconds),
+    },
+  );
+  const offer = say(gettext("Let the computer play for %(name)s"), { name });
+  return html`<div class="absent-offer" role="alert"><p>${said}</p>${btn("computer_for", p.seat, offer)} ${btn("wait", p.seat, gettext("Wait"), html` data-version="${view.version}"`)}</div>`;
 }
 
 /** The frame for a seat button, or null for one handled on the page ("wait"). */
@@ -167,7 +234,7 @@ export function seatFrame(button) {
     case "add_computer":
       return { type: "add_computer", level: button.dataset.level };
     case "leave":
-      return window.confirm("Leave your seat? Your personal link stops working.") ? { type: "leave" } : null;
+      return window.confirm(gettext("Leave your seat? Your personal link stops working.")) ? { type: "leave" } : null;
     case "host_without_seat":
       return { type: "host_without_seat" };
     case "wait":

@@ -4,12 +4,24 @@
 // places are pointed out on the board (table-overlay.js), never named by coordinates.
 
 import { tileSVG } from "../common/board.js";
-import { html, nameHtml, pts, raw } from "../common/shared.js";
+import { gettext, interpolate, ngettext, number, pgettext } from "../common/i18n.js";
+import { html, lineKind, nameHtml, pts, raw, say } from "../common/shared.js";
 import { $, catalogue, code, mine, nameOf, s, seatNote, swatch, you } from "./table-state.js";
 import { logLineHtml } from "./table-log.js";
 import { breakdownHtml, fill, rankingHtml, rematchHtml } from "../common/ui.js";
 
-const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
+const FIGURE = { meeple: () => gettext("Meeple"), messenger: () => gettext("Messenger") };
+// The directions a follower spot lies in on its tile.
+const DIRECTION = {
+  north: () => gettext("north"),
+  east: () => gettext("east"),
+  south: () => gettext("south"),
+  west: () => gettext("west"),
+  "north-east": () => gettext("north-east"),
+  "south-east": () => gettext("south-east"),
+  "south-west": () => gettext("south-west"),
+  "north-west": () => gettext("north-west"),
+};
 const CORNER = {
   NL: "north-west",
   NR: "north-east",
@@ -21,32 +33,49 @@ const CORNER = {
   WR: "north-west",
 };
 const SIDE = { N: "north", E: "east", S: "south", W: "west" };
+// A feature's name on its own (a button) and inside a sentence ("Place on city (north)").
+const FEATURE = {
+  road: () => gettext("Road"),
+  city: () => gettext("City"),
+  monastery: () => gettext("Monastery"),
+  field: () => gettext("Field"),
+};
+const FEATURE_IN_SENTENCE = {
+  road: () => pgettext("in a sentence", "road"),
+  city: () => pgettext("in a sentence", "city"),
+  monastery: () => pgettext("in a sentence", "monastery"),
+  field: () => pgettext("in a sentence", "field"),
+};
 
-/** A follower spot in words: "City (north)", "Field (south-west)", "Monastery". */
-export function spotLabel(spot) {
-  if (spot.feature === "monastery") return "Monastery";
+/** A follower spot in words: "City (north)", "Field (south-west)", "Monastery"; `inSentence`:
+ * as it reads inside a sentence ("city (north)"). */
+export function spotLabel(spot, inSentence = false) {
+  const kind = (inSentence ? FEATURE_IN_SENTENCE : FEATURE)[spot.feature]?.() ?? spot.feature;
+  if (spot.feature === "monastery") return kind;
   const where = spot.at ? (spot.at.length > 1 ? CORNER[spot.at] : SIDE[spot.at]) : "";
-  const kind = spot.feature[0].toUpperCase() + spot.feature.slice(1);
-  return where ? `${kind} (${where})` : kind;
+  return where
+    ? interpolate(gettext("%(feature)s (%(direction)s)"), { feature: kind, direction: DIRECTION[where]() })
+    : kind;
 }
 
 /** The status line, for the player whose turn it is and for everyone else. */
 function waitingText(p) {
-  const who = nameHtml(nameOf(p.seat));
+  const values = { name: nameHtml(nameOf(p.seat)), tile: p.tile, number: p.message, points: pts(p.points) };
+  const both = (own, other) => [say(own, values), say(other, values)];
   switch (p.type) {
     case "place_tile":
-      return [html`Your turn: place tile ${p.tile}`, html`${who} is placing tile ${p.tile}`];
+      return both(gettext("Your turn: place tile %(tile)s"), gettext("%(name)s is placing tile %(tile)s"));
     case "place_follower":
-      return [html`Place a follower, or not`, html`${who} may place a follower`];
+      return both(gettext("Place a follower, or not"), gettext("%(name)s may place a follower"));
     case "choose_figure":
       return p.final
-        ? [
-            html`Choose which figure carries your total`,
-            html`Waiting for ${who} to choose which figure carries the total`,
-          ]
-        : [html`Choose a figure for ${pts(p.points)}`, html`Waiting for ${who} to choose a figure`];
+        ? both(
+            gettext("Choose which figure carries your total"),
+            gettext("Waiting for %(name)s to choose which figure carries the total"),
+          )
+        : both(gettext("Choose a figure for %(points)s"), gettext("Waiting for %(name)s to choose a figure"));
     case "resolve_message":
-      return [html`Resolve message ${p.message}`, html`Waiting for ${who} to resolve message ${p.message}`];
+      return both(gettext("Resolve message %(number)s"), gettext("Waiting for %(name)s to resolve message %(number)s"));
     default:
       return [html``, html``];
   }
@@ -59,7 +88,7 @@ export function renderStatus() {
   let text = html``;
   let cls = "";
   if (v.finished || s.table.status === "finished") {
-    text = html`Game over`;
+    text = html`${gettext("Game over")}`;
     cls = "over";
   } else if (p) {
     const [own, other] = waitingText(p);
@@ -90,9 +119,11 @@ export function renderDock() {
   else if (p.type === "choose_figure") body = figureHtml(p);
   else if (p.type === "resolve_message") body = messageHtml(p);
   const fixed = !over && you() != null ? v.players[you()]?.turn_figure : null;
-  const markup = String(
-    html`${body}${fixed && html`<p class="hint fixed-figure">Your points go on the ${fixed} for the rest of this turn.</p>`}`,
-  );
+  const fixedNote = {
+    meeple: () => gettext("Your points go on the meeple for the rest of this turn."),
+    messenger: () => gettext("Your points go on the messenger for the rest of this turn."),
+  }[fixed];
+  const markup = String(html`${body}${fixedNote && html`<p class="hint fixed-figure">${fixedNote()}</p>`}`);
   // Rebuild only on a change, so that a press is never lost to an unrelated update.
   if (fill(dock, markup, markup + Boolean(s.busy)) && s.busy) {
     for (const b of dock.querySelectorAll("button[data-act]")) b.disabled = true;
@@ -106,7 +137,11 @@ export function renderDock() {
 function placeTileHtml(p) {
   if (!mine()) {
     const left = s.view.tiles_left;
-    return html`<div class="hand other">${raw(tileSVG(catalogue, p.tile, 0, "tile-svg small"))}<div><h3>${swatch(p.seat)} ${nameHtml(nameOf(p.seat))} is placing tile ${p.tile}</h3><p class="hint">${left} ${left === 1 ? "tile" : "tiles"} left in the bag.</p></div></div>`;
+    const placing = say(gettext("%(name)s is placing tile %(tile)s"), { name: nameHtml(nameOf(p.seat)), tile: p.tile });
+    const bag = interpolate(ngettext("%(count)s tile left in the bag.", "%(count)s tiles left in the bag.", left), {
+      count: number(left),
+    });
+    return html`<div class="hand other">${raw(tileSVG(catalogue, p.tile, 0, "tile-svg small"))}<div><h3>${swatch(p.seat)} ${placing}</h3><p class="hint">${bag}</p></div></div>`;
   }
   const t = s.tentative;
   const rotation = t ? t.rotation : s.rotation;
@@ -114,34 +149,59 @@ function placeTileHtml(p) {
   let text;
   let actions = "";
   if (t) {
-    text = `Tile ${p.tile}, turned ${t.rotation}°, on the highlighted place. Place it here?`;
-    actions = html`<div class="actions confirm"><button type="button" class="btn primary" data-act="place">Place here</button><button type="button" class="btn" data-act="rotate"${here.rotations.length > 1 ? "" : " disabled"}>Rotate ↻</button><button type="button" class="btn ghost" data-act="cancel">Cancel</button></div>`;
+    text = interpolate(gettext("Tile %(tile)s, turned %(degrees)s°, on the highlighted place. Place it here?"), {
+      tile: p.tile,
+      degrees: t.rotation,
+    });
+    actions = html`<div class="actions confirm"><button type="button" class="btn primary" data-act="place">${gettext("Place here")}</button><button type="button" class="btn" data-act="rotate"${here.rotations.length > 1 ? "" : " disabled"}>${gettext("Rotate ↻")}</button><button type="button" class="btn ghost" data-act="cancel">${gettext("Cancel")}</button></div>`;
   } else {
     const all = p.placements.length;
     const fitting = p.placements.filter((c) => c.rotations.includes(s.rotation)).length;
-    text = `${all} place${all === 1 ? "" : "s"} on the board fit this tile${fitting < all ? `, ${fitting} in this rotation (bright)` : ""}. Pick one on the board to try it there.`;
+    const values = { count: number(all), fitting: number(fitting) };
+    text =
+      fitting < all
+        ? interpolate(
+            ngettext(
+              "%(count)s place on the board fits this tile, %(fitting)s in this rotation (bright). Pick one on the board to try it there.",
+              "%(count)s places on the board fit this tile, %(fitting)s in this rotation (bright). Pick one on the board to try it there.",
+              all,
+            ),
+            values,
+          )
+        : interpolate(
+            ngettext(
+              "%(count)s place on the board fits this tile. Pick one on the board to try it there.",
+              "%(count)s places on the board fit this tile. Pick one on the board to try it there.",
+              all,
+            ),
+            values,
+          );
   }
   // The tile's drawing is markup of board.js's own making from the catalogue.
-  return html`<div class="hand"><div class="hand-tile">${raw(tileSVG(catalogue, p.tile, rotation, "tile-svg big"))}<div class="rotate-row"><button type="button" class="btn icon" data-act="rotate-hand" data-dir="-1" aria-label="Rotate anticlockwise">↺</button><span class="deg">${rotation}°</span><button type="button" class="btn icon" data-act="rotate-hand" data-dir="1" aria-label="Rotate clockwise (R)">↻</button></div></div><div class="hand-text"><h3>Your turn: tile ${p.tile}</h3><p class="hint">${text}</p>${actions}<p class="keys">R rotate · Enter place · Esc cancel</p></div></div>`;
+  return html`<div class="hand"><div class="hand-tile">${raw(tileSVG(catalogue, p.tile, rotation, "tile-svg big"))}<div class="rotate-row"><button type="button" class="btn icon" data-act="rotate-hand" data-dir="-1" aria-label="${gettext("Rotate anticlockwise")}">↺</button><span class="deg">${rotation}°</span><button type="button" class="btn icon" data-act="rotate-hand" data-dir="1" aria-label="${gettext("Rotate clockwise (R)")}">↻</button></div></div><div class="hand-text"><h3>${interpolate(gettext("Your turn: tile %(tile)s"), { tile: p.tile })}</h3><p class="hint">${text}</p>${actions}<p class="keys">${gettext("R rotate · Enter place · Esc cancel")}</p></div></div>`;
 }
 
 function followerHtml(p) {
   if (!mine()) {
-    return html`<div class="note">${swatch(p.seat)} ${nameHtml(nameOf(p.seat))} may place a follower on the tile just placed (highlighted).</div>`;
+    return html`<div class="note">${swatch(p.seat)} ${say(gettext("%(name)s may place a follower on the tile just placed (highlighted)."), { name: nameHtml(nameOf(p.seat)) })}</div>`;
   }
   const supply = p.followers_in_supply;
   let body;
   if (!p.spots.length) {
-    body = html`<p class="hint">${supply ? "No free spot on the tile just placed." : "You have no follower left in supply."}</p>`;
+    body = html`<p class="hint">${supply ? gettext("No free spot on the tile just placed.") : gettext("You have no follower left in supply.")}</p>`;
   } else {
     const spots = p.spots.map(
       (spot, i) =>
         html`<button type="button" class="btn pill${s.spot === i ? " on" : ""}" data-act="spot" data-i="${i}" aria-pressed="${s.spot === i}">${spotLabel(spot)}</button>`,
     );
-    body = html`<p class="hint">Tap a spot on the tile just placed, or choose here (${supply} in supply):</p><div class="spots">${spots}</div>`;
+    const choose = interpolate(gettext("Tap a spot on the tile just placed, or choose here (%(count)s in supply):"), {
+      count: number(supply),
+    });
+    body = html`<p class="hint">${choose}</p><div class="spots">${spots}</div>`;
   }
   const chosen = s.spot != null ? p.spots[s.spot] : null;
-  return html`<h3>Place a follower?</h3>${body}<div class="actions">${chosen && html`<button type="button" class="btn primary" data-act="follower">Place on ${spotLabel(chosen).toLowerCase()}</button>`}<button type="button" class="btn${chosen ? " ghost" : " primary"}" data-act="skip">No follower</button></div>`;
+  const place = chosen && interpolate(gettext("Place on %(spot)s"), { spot: spotLabel(chosen, true) });
+  return html`<h3>${gettext("Place a follower?")}</h3>${body}<div class="actions">${chosen && html`<button type="button" class="btn primary" data-act="follower">${place}</button>`}<button type="button" class="btn${chosen ? " ghost" : " primary"}" data-act="skip">${gettext("No follower")}</button></div>`;
 }
 
 /** One figure a choice of figure may move: its spaces, and what the server says the landing
@@ -149,10 +209,14 @@ function followerHtml(p) {
 function figureOptionHtml(o, own, final) {
   const dark = o.dark && !final;
   // Past space 0: the total, and how often the figure goes round the track on the way.
-  const lap = o.laps > 0 && html` <small>(${o.total}, ${o.laps === 1 ? "one lap" : `${o.laps} laps`})</small>`;
+  const laps = interpolate(ngettext("%(total)s, %(count)s lap", "%(total)s, %(count)s laps", o.laps), {
+    total: o.total,
+    count: number(o.laps),
+  });
+  const lap = o.laps > 0 && html` <small>(${laps})</small>`;
   const note = o.note ? html` <span class="figure-note">${o.note}</span>` : "";
   const cls = `${dark ? " dark" : ""}${o.draws_message ? " draws" : ""}`;
-  const label = html`<b>${FIGURE[o.figure]}</b> <span>${o.from} → ${o.to}${lap}</span>${dark && html` <em class="dark-tag">dark</em>`}${note}`;
+  const label = html`<b>${FIGURE[o.figure]?.() ?? o.figure}</b> <span>${o.from} → ${o.to}${lap}</span>${dark && html` <em class="dark-tag">${gettext("dark")}</em>`}${note}`;
   return own
     ? html`<button type="button" class="btn figure${cls}" data-act="figure" data-figure="${o.figure}">${label}</button>`
     : html`<div class="figure readonly${cls}">${label}</div>`;
@@ -160,13 +224,25 @@ function figureOptionHtml(o, own, final) {
 
 function figureHtml(p) {
   const own = mine();
-  const who = own ? "You" : nameHtml(nameOf(p.seat));
-  const marked = p.where ? " (marked on the board)" : "";
+  const values = { name: nameHtml(nameOf(p.seat)), points: pts(p.points), what: p.for_what || "" };
+  let scored;
+  if (own) {
+    scored = p.where
+      ? gettext("You score %(points)s %(what)s (marked on the board)")
+      : gettext("You score %(points)s %(what)s");
+  } else {
+    scored = p.where
+      ? gettext("%(name)s scores %(points)s %(what)s (marked on the board)")
+      : gettext("%(name)s scores %(points)s %(what)s");
+  }
+  const both = interpolate(gettext("Both figures are added: %(points)s. The other leaves the board."), values);
   const head = p.final
-    ? html`<h3>${own ? "Which figure carries your total?" : html`${who}: which figure carries the total`}</h3><p class="hint">Both figures are added: ${pts(p.points)}. The other leaves the board.</p>`
-    : html`<h3>${who} ${own ? "score" : "scores"} ${pts(p.points)} ${p.for_what || ""}${marked}</h3><p class="hint">Which figure moves? ${s.table.message_rule || ""}</p>`;
+    ? html`<h3>${own ? gettext("Which figure carries your total?") : say(gettext("%(name)s: which figure carries the total"), values)}</h3><p class="hint">${both}</p>`
+    : html`<h3>${say(scored, values)}</h3><p class="hint">${gettext("Which figure moves?")} ${s.table.message_rule || ""}</p>`;
   const options = p.options.map((o) => figureOptionHtml(o, own, p.final));
-  const note = own ? "" : html`<p class="hint">Waiting for ${who}${seatNote(p.seat)}.</p>`;
+  const note = own
+    ? ""
+    : html`<p class="hint">${say(gettext("Waiting for %(name)s%(note)s."), { ...values, note: seatNote(p.seat) })}</p>`;
   return html`${head}<div class="figures">${options}</div>${note}`;
 }
 
@@ -179,7 +255,14 @@ function messageHtml(p) {
     items.push({ i, mark: c.mark, label: c.label, command: c.command });
     if (c.skip) items.push({ i, mark: c.mark, label: c.skip.label, command: c.skip.command });
   });
-  if (p.unavailable) items.push({ i: -1, label: `${p.text}: not possible now, ${p.unavailable.text}` });
+  if (p.unavailable)
+    items.push({
+      i: -1,
+      label: interpolate(gettext("%(message)s: not possible now, %(reason)s"), {
+        message: p.text,
+        reason: p.unavailable.text,
+      }),
+    });
   s.messageCommands = items.map((item) => item.command || null);
   const list = items.map(({ i, mark, label, command }, k) => {
     const text = html`${mark && html`<b class="num">${mark}</b> `}${label}`;
@@ -188,17 +271,23 @@ function messageHtml(p) {
       : html`<li class="choice readonly" data-i="${i}">${text}</li>`;
   });
   const name = nameHtml(nameOf(p.seat));
-  const wait = !own && html`<p class="hint">Waiting for ${name}${seatNote(p.seat)} to choose.</p>`;
-  return html`<div class="message-card"><div class="msg-num" aria-label="message ${p.message}">${p.message}</div><div><p class="msg-who">${swatch(p.seat)} ${own ? "You" : name} drew a message</p><h3 class="msg-text">${p.text}</h3></div></div><ul class="choices">${list}</ul>${wait}`;
+  const wait =
+    !own &&
+    html`<p class="hint">${say(gettext("Waiting for %(name)s%(note)s to choose."), { name, note: seatNote(p.seat) })}</p>`;
+  const drew = own ? gettext("You drew a message") : say(gettext("%(name)s drew a message"), { name });
+  const numbered = interpolate(gettext("message %(number)s"), { number: p.message });
+  return html`<div class="message-card"><div class="msg-num" aria-label="${numbered}">${p.message}</div><div><p class="msg-who">${swatch(p.seat)} ${drew}</p><h3 class="msg-text">${p.text}</h3></div></div><ul class="choices">${list}</ul>${wait}`;
 }
 
 function gameOverHtml() {
-  const record = s.table.record_url && html`<a class="btn" href="${s.table.record_url}" download>Download record</a>`;
-  const from = s.lines.findLastIndex((l) => /^The game ends/.test(l));
+  const record =
+    s.table.record_url && html`<a class="btn" href="${s.table.record_url}" download>${gettext("Download record")}</a>`;
+  // The final scoring: the lines after the game's end was announced, but for the final ranking.
+  const from = s.lines.findLastIndex((l) => lineKind(l) === "game_ending");
   const last = s.lines
     .slice(from >= 0 ? from + 1 : -6)
-    .filter((l) => !/^Final ranking/.test(l))
+    .filter((l) => lineKind(l) !== "game_over")
     .map((l) => html`<li>${logLineHtml(l)}</li>`);
   const players = s.view.players;
-  return html`<h3>Game over</h3>${rankingHtml(players, swatch)}${breakdownHtml(s.table.final_scoring, players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn" href="/t/${code}/story" target="_blank">Story of the game</a><a class="btn ghost" href="/">New table</a></div>${last.length > 0 && html`<details class="last-lines" open><summary>Final scoring</summary><ul>${last}</ul></details>`}`;
+  return html`<h3>${gettext("Game over")}</h3>${rankingHtml(players, swatch)}${breakdownHtml(s.table.final_scoring, players, swatch)}<div class="actions">${rematchHtml(s.table)}${record}<a class="btn" href="/t/${code}/story" target="_blank">${gettext("Story of the game")}</a><a class="btn ghost" href="/">${gettext("New table")}</a></div>${last.length > 0 && html`<details class="last-lines" open><summary>${gettext("Final scoring")}</summary><ul>${last}</ul></details>`}`;
 }

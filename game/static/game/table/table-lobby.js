@@ -2,12 +2,13 @@
 // the join form kept in step with the colours taken.
 
 import { lobbyHostToolsHtml, lobbySeatsHtml } from "./seats.js";
+import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
 import { colours, html } from "../common/shared.js";
 import { $, absolute, s, swatch } from "./table-state.js";
 import { fill } from "../common/ui.js";
 
 /** A button that copies `text` (table.js handles the press). */
-export function copyButton(text, label = "Copy") {
+export function copyButton(text, label = gettext("Copy")) {
   return html`<button type="button" class="btn small" data-copy="${text}">${label}</button>`;
 }
 
@@ -15,7 +16,7 @@ export function copyButton(text, label = "Copy") {
 export function rejoinHtml() {
   const url = absolute(s.table.rejoin_url);
   if (!url) return html``;
-  return html`<details class="rejoin"><summary>Open on another device</summary><p class="hint">Your personal link: anyone with it plays as you. Don’t share it.</p><div class="link-row"><input readonly value="${url}">${copyButton(url)}</div><img class="qr" src="${s.table.rejoin_qr_url}" alt="QR code of your personal link" loading="lazy"></details>`;
+  return html`<details class="rejoin"><summary>${gettext("Open on another device")}</summary><p class="hint">${gettext("Your personal link: anyone with it plays as you. Don’t share it.")}</p><div class="link-row"><input readonly value="${url}" aria-label="${gettext("Your personal link")}">${copyButton(url)}</div><img class="qr" src="${s.table.rejoin_qr_url}" alt="${gettext("QR code of your personal link")}" loading="lazy"></details>`;
 }
 
 function addPlayerHtml(t) {
@@ -23,15 +24,25 @@ function addPlayerHtml(t) {
   const options = Object.entries(colours()).map(
     ([id, c]) => html`<option value="${id}"${used.has(id) ? " disabled" : ""}>${c.label} (${c.symbol})</option>`,
   );
-  return html`<form id="add-form" class="add-form"><h3>Add a player without a phone</h3><p class="hint">You enter their points on this device; they can take over their seat on a phone later.</p><input name="name" maxlength="20" required placeholder="Name" aria-label="Player's name"><select name="colour" required aria-label="Colour"><option value="">Colour…</option>${options}</select><button class="btn" type="submit">Add</button></form>`;
+  return html`<form id="add-form" class="add-form"><h3>${gettext("Add a player without a phone")}</h3><p class="hint">${gettext("You enter their points on this device; they can take over their seat on a phone later.")}</p><input name="name" maxlength="20" required placeholder="${gettext("Name")}" aria-label="${gettext("Player's name")}"><select name="colour" required aria-label="${gettext("Colour")}"><option value="">${gettext("Colour…")}</option>${options}</select><button class="btn" type="submit">${gettext("Add")}</button></form>`;
 }
 
 function startHtml(t, taken) {
   if (!t.creator) {
-    return html`<p class="hint">${t.you != null ? "The host starts the game when everyone is in." : "The game starts when the host is ready."}</p>`;
+    return html`<p class="hint">${t.you != null ? gettext("The host starts the game when everyone is in.") : gettext("The game starts when the host is ready.")}</p>`;
   }
   const ready = taken >= 2;
-  return html`<button type="button" class="btn primary big" data-act="start"${ready ? "" : " disabled"}>Start game</button><p class="hint">${ready ? `${taken} players are in. Start when everyone has joined.` : "At least 2 players are needed."}</p>`;
+  const said = ready
+    ? interpolate(
+        ngettext(
+          "%(count)s player is in. Start when everyone has joined.",
+          "%(count)s players are in. Start when everyone has joined.",
+          taken,
+        ),
+        { count: number(taken) },
+      )
+    : gettext("At least 2 players are needed.");
+  return html`<button type="button" class="btn primary big" data-act="start"${ready ? "" : " disabled"}>${gettext("Start game")}</button><p class="hint">${said}</p>`;
 }
 
 export function renderLobby() {
@@ -43,10 +54,11 @@ export function renderLobby() {
   $("#start-box").innerHTML = String(startHtml(t, taken));
   const share = absolute(t.join_url);
   $("#lobby-links").innerHTML = String(
-    html`<div class="link-row"><label>Invite players</label><input readonly value="${share}">${copyButton(share)}</div><p class="hint"><a href="${t.projector_url}" target="_blank" rel="noopener">Open the projector view</a> for a shared screen.</p>${rejoinHtml()}`,
+    html`<div class="link-row"><label for="invite-link">${gettext("Invite players")}</label><input id="invite-link" readonly value="${share}">${copyButton(share)}</div><p class="hint"><a href="${t.projector_url}" target="_blank" rel="noopener">${gettext("Open the projector view")}</a> ${gettext("for a shared screen.")}</p>${rejoinHtml()}`,
   );
-  $("#lobby-rules").textContent =
-    `${t.preset_name || t.preset} · ${t.mode === "tabletop" ? "tabletop" : "board"} mode · ${t.max_seats} seats`;
+  const mode = t.mode === "tabletop" ? gettext("played at the table") : gettext("played on screen");
+  const seats = interpolate(ngettext("%(count)s seat", "%(count)s seats", t.max_seats), { count: number(t.max_seats) });
+  $("#lobby-rules").textContent = `${t.preset_name || t.preset} · ${mode} · ${seats}`;
   // Keep the join form in step with the seats taken since the page loaded.
   const form = $("#join-form");
   if (form) {

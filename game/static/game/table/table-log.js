@@ -1,23 +1,28 @@
-// The game log on the table page. Its lines are the server's words, which name places the way
-// records do ("the city at (1, -3)", "places tile D at (1, 0)"); a line that names a place is a
-// button that points the place out on the board while it is hovered, focused or tapped.
+// The game log on the table page. Its lines are the server's words with the place they speak of
+// beside them (`at`: the tile's [x, y], and `feature` when the line is about a road, city,
+// monastery or field there); a line with a place is a button that points the place out on the
+// board while it is hovered, focused or tapped. The words themselves are never read for places.
 
-import { html } from "../common/shared.js";
+import { gettext } from "../common/i18n.js";
+import { html, lineText } from "../common/shared.js";
 
-// "the city at (1, -3)" (a feature) or "tile D at (1, 0)" / any other "at (x, y)" (a tile).
-const PLACE = /(?:the (road|city|monastery|field) )?at \((-?\d+), (-?\d+)\)/g;
+const FEATURES = new Set(["road", "city", "monastery", "field"]);
 
-/** The places a log line names, as "x,y,feature" (feature empty for a tile), joined by ";". */
+/** The place a log line speaks of, as "x,y,feature" (feature empty for a tile), or "". */
 function placesOf(line) {
-  return [...line.matchAll(PLACE)].map((m) => `${m[2]},${m[3]},${m[1] || ""}`).join(";");
+  const at = Array.isArray(line?.at) ? line.at.map(Number) : null;
+  if (at?.length !== 2 || !at.every(Number.isInteger)) return "";
+  const feature = FEATURES.has(line.feature) ? line.feature : "";
+  return `${at[0]},${at[1]},${feature}`;
 }
 
-/** A log line's content: its words, as a button that points out its places if it names any. */
+/** A log line's content: its words, as a button that points out its place if it has one. */
 export function logLineHtml(line) {
   const places = placesOf(line);
+  const text = lineText(line);
   return places
-    ? html`<button type="button" class="log-place" data-places="${places}" title="Show on the board">${line}</button>`
-    : html`${line}`;
+    ? html`<button type="button" class="log-place" data-places="${places}" title="${gettext("Show on the board")}">${text}</button>`
+    : html`${text}`;
 }
 
 /** The places of a pointing button: [{x, y, feature}] for features, [{x, y, tile: true}] for

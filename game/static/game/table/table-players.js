@@ -3,12 +3,15 @@
 
 import { tileSVG } from "../common/board.js";
 import { absentAfterHtml, absentOfferHtml, leaveHtml, seatToolsHtml } from "./seats.js";
+import { gettext, interpolate, ngettext, number, pgettext } from "../common/i18n.js";
 import { html, nameHtml, raw } from "../common/shared.js";
 import { rejoinHtml } from "./table-lobby.js";
 import { $, absolute, catalogue, s, seatInfo, swatch, you } from "./table-state.js";
 import { fill } from "../common/ui.js";
 
-const FIGURE = { meeple: "Meeple", messenger: "Messenger" };
+// A player's figures in words: both on the track, or the one that carries the total.
+const CARRIES = { meeple: () => gettext("Meeple carries all"), messenger: () => gettext("Messenger carries all") };
+const FIXED = { meeple: () => gettext("meeple this turn"), messenger: () => gettext("messenger this turn") };
 
 function playerHtml(pl, v, me) {
   const info = seatInfo(pl.seat);
@@ -16,17 +19,27 @@ function playerHtml(pl, v, me) {
   const deciding = v.pending && v.pending.seat === pl.seat;
   const followers = pl.followers
     ? html`${Array.from({ length: Math.min(7, pl.followers) }, () => html`<i></i>`)}<span>${pl.followers}</span>`
-    : "no followers left";
+    : gettext("no followers left");
   const dot =
     !info?.computer &&
-    html`<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? "connected" : "not connected"}"></span>`;
-  const tag = active ? html`<span class="tag">turn</span>` : deciding && html`<span class="tag alt">deciding</span>`;
+    html`<span class="dot${info?.connected ? " on" : ""}" title="${info?.connected ? gettext("connected") : gettext("not connected")}"></span>`;
+  const tag = active
+    ? html`<span class="tag">${pgettext("marker", "turn")}</span>`
+    : deciding && html`<span class="tag alt">${pgettext("marker", "deciding")}</span>`;
   const fixed =
-    !v.finished && pl.turn_figure && html`<span class="tag alt fixed-tag">${pl.turn_figure} this turn</span>`;
+    !v.finished &&
+    pl.turn_figure &&
+    html`<span class="tag alt fixed-tag">${FIXED[pl.turn_figure]?.() ?? pl.turn_figure}</span>`;
   const figures = pl.carrier
-    ? `${FIGURE[pl.carrier]} carries all`
-    : `Meeple ${pl.meeple_space} · Messenger ${pl.messenger_space}`;
-  return html`<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me && html` <em>(you)</em>`}${dot}${tag}${fixed}</div><div class="p-sub">${figures} · <span class="supply" title="${pl.followers} followers in supply">${followers}</span></div></div><div class="p-score">${pl.score}</div><div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
+    ? (CARRIES[pl.carrier]?.() ?? pl.carrier)
+    : interpolate(gettext("Meeple %(meeple)s · Messenger %(messenger)s"), {
+        meeple: pl.meeple_space,
+        messenger: pl.messenger_space,
+      });
+  const supply = interpolate(ngettext("%(count)s follower in supply", "%(count)s followers in supply", pl.followers), {
+    count: number(pl.followers),
+  });
+  return html`<li class="${active ? "active" : ""}${pl.seat === me ? " me" : ""}">${swatch(pl.seat)}<div class="p-main"><div class="p-name">${nameHtml(pl.name)}${pl.seat === me && html` <em>${gettext("(you)")}</em>`}${dot}${tag}${fixed}</div><div class="p-sub">${figures} · <span class="supply" title="${supply}">${followers}</span></div></div><div class="p-score">${pl.score}</div><div class="p-seat-tools">${seatToolsHtml(s.table, pl.seat, absolute)}</div></li>`;
 }
 
 export function renderPlayers() {
@@ -37,12 +50,12 @@ export function renderPlayers() {
     const chosen = seatInfo(me)?.preference || "ask";
     const opt = (value, label) =>
       html`<label><input type="radio" name="pref" value="${value}"${chosen === value ? " checked" : ""}> ${label}</label>`;
-    pref = html`<fieldset class="pref"><legend>Points go to</legend>${opt("ask", "always ask")}${opt("meeple", "meeple")}${opt("messenger", "messenger")}</fieldset>`;
+    pref = html`<fieldset class="pref"><legend>${gettext("Points go to")}</legend>${opt("ask", gettext("always ask"))}${opt("meeple", pgettext("points go to", "meeple"))}${opt("messenger", pgettext("points go to", "messenger"))}</fieldset>`;
   }
   fill($("#players"), html`<ul class="players">${v.players.map((pl) => playerHtml(pl, v, me))}</ul>${pref}`);
   fill(
     $("#my-links"),
-    html`<p class="hint"><a href="${s.table.projector_url}" target="_blank" rel="noopener">Projector view</a></p>${rejoinHtml()}${leaveHtml(s.table)}${absentAfterHtml(s.table)}`,
+    html`<p class="hint"><a href="${s.table.projector_url}" target="_blank" rel="noopener">${gettext("Projector view")}</a></p>${rejoinHtml()}${leaveHtml(s.table)}${absentAfterHtml(s.table)}`,
   );
 }
 
@@ -57,7 +70,7 @@ export function renderTilesLeft(kinds) {
   if (!kinds) return;
   const items = Object.entries(kinds).map(
     ([letter, n]) =>
-      html`<li class="${n ? "" : "gone"}" data-tile="${letter}">${raw(tileSVG(catalogue, letter, 0, "tile-svg tiny"))}<b>${letter}</b><span>× ${n}</span></li>`,
+      html`<li class="${n ? "" : "gone"}" data-tile="${letter}">${raw(tileSVG(catalogue, letter, 0, "tile-svg tiny"))}<b translate="no">${letter}</b><span>× ${n}</span></li>`,
   );
   fill($("#tiles-by-kind"), html`${items}`);
 }

@@ -1,6 +1,7 @@
 // The table page's one state, every field declared here, and what every panel asks of it.
 // (A started tabletop game is served the console instead: this page only ever plays on a board.)
 
+import { gettext, interpolate } from "../common/i18n.js";
 import { colourOf, swatchHtml } from "../common/shared.js";
 import { seatOf } from "../common/ui.js";
 
@@ -56,8 +57,8 @@ export const seatInfo = (seat) => seatOf(s.table, seat);
 /** What follows a waiting seat's name: a computer is never "disconnected". */
 export function seatNote(seat) {
   const info = seatInfo(seat);
-  if (info?.computer) return " (computer)";
-  return info?.connected === false ? " (disconnected)" : "";
+  if (info?.computer) return ` ${gettext("(computer)")}`;
+  return info?.connected === false ? ` ${gettext("(disconnected)")}` : "";
 }
 
 /** The seat's colour for the board: hex, the class that paints it (`colourOf`), symbol and
@@ -69,7 +70,11 @@ export function styleOf(seat) {
 }
 
 export function nameOf(seat) {
-  return s.view?.players?.[seat]?.name || seatInfo(seat)?.name || `Seat ${seat + 1}`;
+  return (
+    s.view?.players?.[seat]?.name ||
+    seatInfo(seat)?.name ||
+    interpolate(gettext("Seat %(number)s"), { number: seat + 1 })
+  );
 }
 
 export const swatch = (seat) => swatchHtml(seatInfo(seat));

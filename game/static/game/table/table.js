@@ -7,7 +7,8 @@ import { Board } from "../common/board.js";
 import { BUSY_READING, TableConnection } from "../common/connection.js";
 import { renderScoreboard } from "../common/scoreboard.js";
 import { noteAway, seatFrame } from "./seats.js";
-import { isolate } from "../common/shared.js";
+import { gettext, interpolate } from "../common/i18n.js";
+import { isolate, lineKind, lineText } from "../common/shared.js";
 import { renderDock, renderStatus } from "./table-dock.js";
 import { renderLobby } from "./table-lobby.js";
 import { logLineHtml, watchLogPointing } from "./table-log.js";
@@ -15,6 +16,7 @@ import { nextRotation, overlayFor } from "./table-overlay.js";
 import { renderAbsent, renderPlayers, renderTilesLeft } from "./table-players.js";
 import { $, catalogue, code, mine, nameOf, page, pending, s, seatInfo, styleOf, you } from "./table-state.js";
 import {
+  earlierLine,
   followRematch,
   LazyTurnAlerts,
   markPresence,
@@ -46,7 +48,7 @@ const connection = new TableConnection(code, {
     render();
   },
   onHistory(msg) {
-    const left = msg.earlier ? [`${msg.earlier} earlier entries not shown`] : [];
+    const left = msg.earlier ? [earlierLine(msg.earlier)] : [];
     s.lines = left.concat(msg.lines || []);
     renderLog(true);
   },
@@ -67,12 +69,12 @@ const connection = new TableConnection(code, {
   onError(msg) {
     // A read refused past the server's budget (a sync) answers no command under way.
     if (msg.code !== BUSY_READING) s.busy = null;
-    const text = msg.code === "stale" ? "The game moved on; please decide again." : msg.message;
+    const text = msg.code === "stale" ? gettext("The game moved on; please decide again.") : msg.message;
     toast(text || msg.code, "error");
     render();
   },
   onRematch(msg) {
-    toast("Off to the next game…", "message");
+    toast(gettext("Off to the next game…"), "message");
     followRematch(msg);
   },
   onStatus(status) {
@@ -105,9 +107,15 @@ function announce(msg) {
   const lines = msg.lines || [];
   for (const e of msg.events || []) {
     if (e.type === "message_resolved") {
-      const line = lines.find((l) => / takes the /.test(l));
-      const name = s.table.message_names?.[String(e.message)] || `message ${e.message}`;
-      toast(line || `${isolate(nameOf(e.seat))}: ${name}`, "message");
+      const line = lines.find((l) => lineKind(l) === "message_resolved");
+      const name =
+        s.table.message_names?.[String(e.message)] || interpolate(gettext("message %(number)s"), { number: e.message });
+      toast(
+        line
+          ? lineText(line)
+          : interpolate(gettext("%(name)s: %(message)s"), { name: isolate(nameOf(e.seat)), message: name }),
+        "message",
+      );
     }
   }
 }
@@ -188,21 +196,22 @@ function render() {
   } else {
     renderGame();
   }
-  document.title = `${mine() ? "● " : ""}Table ${code} · Carcassonne with The Messengers`;
+  const title = interpolate(gettext("Table %(code)s · Carcassonne with The Messengers"), { code });
+  document.title = `${mine() ? "● " : ""}${title}`;
 }
 
 function renderLink() {
   const el = $("#conn");
-  let label = "Connecting…";
+  let label = gettext("Connecting…");
   let state = "wait";
   if (s.link === "open") {
-    label = "Live";
+    label = gettext("Live");
     state = "live";
   } else if (s.link === "gone") {
-    label = "Table not found";
+    label = gettext("Table not found");
     state = "down";
   } else if (s.everOpen) {
-    label = "Reconnecting…";
+    label = gettext("Reconnecting…");
   }
   el.textContent = label;
   el.dataset.state = state;
@@ -297,7 +306,7 @@ document.addEventListener("click", (e) => {
       return;
     }
     const frame = seatFrame(seatButton);
-    if (frame && !connection.send(frame)) toast("Not connected", "error");
+    if (frame && !connection.send(frame)) toast(gettext("Not connected"), "error");
     return;
   }
   const b = e.target.closest("button[data-act]");
@@ -306,12 +315,12 @@ document.addEventListener("click", (e) => {
   const p = pending();
   switch (act) {
     case "start":
-      if (!connection.send({ type: "start" })) toast("Not connected", "error");
+      if (!connection.send({ type: "start" })) toast(gettext("Not connected"), "error");
       b.disabled = true;
       break;
     case "rematch":
       if (s.table.rematch) followRematch(s.table.rematch);
-      else if (!connection.send({ type: "rematch" })) toast("Not connected", "error");
+      else if (!connection.send({ type: "rematch" })) toast(gettext("Not connected"), "error");
       else b.disabled = true;
       break;
     case "rotate-hand":
@@ -361,21 +370,21 @@ document.addEventListener("submit", (e) => {
   if (e.target.dataset.seatForm === "absent_after") {
     e.preventDefault();
     const seconds = Number(new FormData(e.target).get("seconds"));
-    if (!connection.send({ type: "absent_after", seconds })) toast("Not connected", "error");
+    if (!connection.send({ type: "absent_after", seconds })) toast(gettext("Not connected"), "error");
     return;
   }
   if (e.target.dataset.seatForm === "rename") {
     e.preventDefault();
     const name = new FormData(e.target).get("name");
     if (!connection.send({ type: "rename", seat: Number(e.target.dataset.seat), name }))
-      toast("Not connected", "error");
+      toast(gettext("Not connected"), "error");
     return;
   }
   if (e.target.id !== "add-form") return;
   e.preventDefault();
   const data = new FormData(e.target);
   if (connection.send({ type: "add_player", name: data.get("name"), colour: data.get("colour") })) e.target.reset();
-  else toast("Not connected", "error");
+  else toast(gettext("Not connected"), "error");
 });
 
 document.addEventListener("change", (e) => {
@@ -384,11 +393,14 @@ document.addEventListener("change", (e) => {
     if (connection.send({ type: "preference", figure })) {
       const info = seatInfo(you());
       if (info) info.preference = figure;
-      toast(
-        figure === "ask" ? "You will be asked which figure moves." : `Your points go to the ${figure} without asking.`,
-      );
+      const said = {
+        ask: () => gettext("You will be asked which figure moves."),
+        meeple: () => gettext("Your points go to the meeple without asking."),
+        messenger: () => gettext("Your points go to the messenger without asking."),
+      }[figure];
+      if (said) toast(said());
     } else {
-      toast("Not connected", "error");
+      toast(gettext("Not connected"), "error");
     }
   }
 });
@@ -452,7 +464,7 @@ async function copyText(text, button) {
   }
   if (button) {
     const old = button.textContent;
-    button.textContent = ok ? "Copied" : "Select and copy";
+    button.textContent = ok ? gettext("Copied") : gettext("Select and copy");
     setTimeout(() => (button.textContent = old), 1600);
   }
 }
