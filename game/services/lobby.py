@@ -15,7 +15,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
+from django_stubs_ext import StrPromise
 
 from game.engine.errors import EngineError
 from game.engine.play import new_game
@@ -32,20 +33,23 @@ from game.words.refusals import engine_words
 @dataclass(frozen=True, slots=True)
 class Colour:
     id: str
-    label: str
+    label: StrPromise
+    """The colour's name in the active language (lazy: read it with ``str``)."""
     hex: str
     symbol: str
-    """A letter drawn on every figure, so that colours never need to be told apart by hue."""
+    """A letter drawn on every figure, so that colours never need to be told apart by hue; the
+    same in every language, since players at one table read it on pages in different ones
+    (docs/languages.md)."""
 
 
 COLOURS: Final = (
-    Colour("blue", "Blue", "#0072b2", "B"),
-    Colour("orange", "Orange", "#e69f00", "O"),
-    Colour("green", "Green", "#009e73", "G"),
-    Colour("yellow", "Yellow", "#f0e442", "Y"),
-    Colour("pink", "Pink", "#cc79a7", "P"),
-    Colour("black", "Black", "#222222", "K"),
-    Colour("red", "Red", "#d55e00", "R"),
+    Colour("blue", pgettext_lazy("colour", "Blue"), "#0072b2", "B"),
+    Colour("orange", pgettext_lazy("colour", "Orange"), "#e69f00", "O"),
+    Colour("green", pgettext_lazy("colour", "Green"), "#009e73", "G"),
+    Colour("yellow", pgettext_lazy("colour", "Yellow"), "#f0e442", "Y"),
+    Colour("pink", pgettext_lazy("colour", "Pink"), "#cc79a7", "P"),
+    Colour("black", pgettext_lazy("colour", "Black"), "#222222", "K"),
+    Colour("red", pgettext_lazy("colour", "Red"), "#d55e00", "R"),
 )
 """The Okabe–Ito palette, chosen to stay distinct for the common forms of colour blindness; red
 (its vermillion) is a colour of the base game, listed last so that a computer seated by the host

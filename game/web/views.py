@@ -42,12 +42,18 @@ SEATS_KEY = "seats"
 
 
 def _colour_map() -> dict[str, dict[str, str]]:
-    return {c.id: {"hex": c.hex, "symbol": c.symbol, "label": c.label} for c in COLOURS}
+    return {c.id: {"hex": c.hex, "symbol": c.symbol, "label": str(c.label)} for c in COLOURS}
 
 
 def _colours(taken: set[str] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
     return [
-        {"id": c.id, "label": c.label, "hex": c.hex, "symbol": c.symbol, "taken": c.id in taken}
+        {
+            "id": c.id,
+            "label": str(c.label),
+            "hex": c.hex,
+            "symbol": c.symbol,
+            "taken": c.id in taken,
+        }
         for c in COLOURS
     ]
 

@@ -34,12 +34,17 @@ Event = Mapping[str, Any]
 
 class Line(TypedDict):
     """One line of the log: ``kind`` is the type of the event it words, ``seat`` the seat it is
-    about (None: no one's), ``at`` the board square [x, y] it points at (None: none)."""
+    about (None: no one's), ``at`` the board square [x, y] it points at (None: none),
+    ``feature`` the kind of the feature there it speaks of (None: none or a tile) and
+    ``location`` where on that tile the feature lies, as the engine names it ("E", "NL"; None:
+    not known), so that a page can light the whole feature."""
 
     kind: str
     text: str
     seat: int | None
     at: list[int] | None
+    feature: str | None
+    location: str | None
 
 
 FEATURE_KINDS: Final = ("road", "city", "monastery", "field")
@@ -109,6 +114,7 @@ def narrate_event(
         "text": text,
         "seat": seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
         "at": square(event),
+        **feature_of(event),
     }
 
 
@@ -131,6 +137,8 @@ def undisclosed_draw(seat: int, names: Sequence[str]) -> Line:
         "text": gettext("%(name)s draws a message") % {"name": _name(names, seat)},
         "seat": seat,
         "at": None,
+        "feature": None,
+        "location": None,
     }
 
 
@@ -143,6 +151,27 @@ def square(event: Event) -> list[int] | None:
             if isinstance(x, int) and isinstance(y, int):
                 return [x, y]
     return None
+
+
+class FeaturePlace(TypedDict):
+    feature: str | None
+    location: str | None
+
+
+def feature_of(event: Event) -> FeaturePlace:
+    """The feature an event concerns, at the square ``square`` gives: its kind (``road``,
+    ``city``, ``monastery``, ``field``) and where on the tile it lies; None for both when the
+    event concerns no feature (a tile placed, a turn, a message drawn)."""
+    for place in (event, event.get("where"), event.get("follower"), event.get("feature")):
+        if isinstance(place, Mapping):
+            x, y = place.get("x"), place.get("y")
+            if isinstance(x, int) and isinstance(y, int):
+                kind = place.get("feature")
+                if kind not in FEATURE_KINDS:
+                    break
+                at = place.get("at")
+                return {"feature": kind, "location": at if isinstance(at, str) else None}
+    return {"feature": None, "location": None}
 
 
 def final_breakdown(events: Sequence[Event], player_count: int) -> list[dict[str, int]]:
@@ -210,7 +239,7 @@ def _tile_placed(event: Event, names: Sequence[str]) -> str:
 
 def _follower_placed(event: Event, names: Sequence[str]) -> str:
     feature = event["feature"]
-    values = {"name": _name(names, event["seat"]), "at": event.get("at") or ""}
+    values = {"name": _name(names, event["seat"]), "at": place_words(event.get("at"))}
     if feature == "road":
         if values["at"]:
             return gettext("%(name)s places a highwayman on the road (%(at)s)") % values
@@ -731,6 +760,34 @@ def points_words(points: int) -> str:
     # Translators: points on the score track; also inserted into other sentences after a verb
     # ("scores %(points)s") or a colon.
     return ngettext("%(count)s point", "%(count)s points", abs(points)) % {"count": points}
+
+
+_PLACES: Final[dict[str, Callable[[], str]]] = {
+    "N": lambda: pgettext("a place on a tile", "north edge"),
+    "E": lambda: pgettext("a place on a tile", "east edge"),
+    "S": lambda: pgettext("a place on a tile", "south edge"),
+    "W": lambda: pgettext("a place on a tile", "west edge"),
+    "NL": lambda: pgettext("a place on a tile", "north edge, west half"),
+    "NR": lambda: pgettext("a place on a tile", "north edge, east half"),
+    "EL": lambda: pgettext("a place on a tile", "east edge, north half"),
+    "ER": lambda: pgettext("a place on a tile", "east edge, south half"),
+    "SL": lambda: pgettext("a place on a tile", "south edge, east half"),
+    "SR": lambda: pgettext("a place on a tile", "south edge, west half"),
+    "WL": lambda: pgettext("a place on a tile", "west edge, south half"),
+    "WR": lambda: pgettext("a place on a tile", "west edge, north half"),
+}
+"""The engine's names of a tile's edges and half-edges (on the board, north up), in words. Of an
+edge's two halves, ``L`` is the one met first going clockwise round the tile: ``NL`` is the
+north edge's west half, ``SL`` the south edge's east half."""
+
+
+def place_words(at: object) -> str:
+    """Where on its tile a feature lies, in words ("north edge, west half"); "" for none, and a
+    name this module does not know as it is."""
+    if not isinstance(at, str) or not at:
+        return ""
+    words = _PLACES.get(at)
+    return words() if words is not None else at
 
 
 def _tiles(count: int) -> str:

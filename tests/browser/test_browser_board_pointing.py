@@ -3,9 +3,8 @@
 Ann puts a meeple on a road and closes it four tiles long (a junction, the start tile, a straight
 road, a junction); the server scores it and her log says so, naming the road by one tile. The
 figure prompt's "where" (a feature) lights every tile of the road, not a faint ring on one of
-them. A log line points at the square it speaks of (its `at`): hovering that line on a laptop, or
-tapping it on a phone, lights that tile (a line that also names its feature, `feature`, lights
-the whole feature as the prompt does).
+them, and so does a log line about the road (its `at`, `feature` and `location`): hovering that
+line on a laptop, or tapping it on a phone, lights the whole road, not only the tile it names.
 """
 
 from __future__ import annotations
@@ -102,22 +101,30 @@ def test_a_pointed_out_road_is_lit_on_every_tile(server: str, browser: Browser) 
     play(links, [dict(g.state.log[-1])])
     expect(ann.locator(WHOLE)).to_have_count(0)
 
-    # A log line naming the road, hovered on the laptop: the road's tile it names is lit.
+    # A log line naming the road, hovered on the laptop: every tile of the road is lit.
     line = ann.locator("#log .log-place", has_text=re.compile(r"the road at \(-?\d+, -?\d+\)"))
     expect(line.first).to_be_visible()
     line.first.hover()
-    expect(ann.locator(POINTED)).to_have_count(1)
-    assert pointed_tiles(ann) <= ROAD
+    expect(ann.locator(WHOLE)).to_have_count(len(ROAD))
+    assert lit_tiles(ann) == ROAD
     screenshot(ann, "table-log-points-road.png")
+    ann.mouse.move(5, 5)
+    expect(ann.locator(WHOLE)).to_have_count(0)
+
+    # A line about a tile alone (no feature) lights that tile.
+    placed = ann.locator("#log .log-place", has_text=re.compile(r"places tile \w+ at \(2, 0\)"))
+    placed.first.hover()
+    expect(ann.locator(POINTED)).to_have_count(1)
+    assert pointed_tiles(ann) == {(2, 0)}
     ann.mouse.move(5, 5)
     expect(ann.locator(POINTED)).to_have_count(0)
 
-    # Tapped on the phone: the same, the board brought up with the tile in sight.
+    # Tapped on the phone: the same, the board brought up with the road in sight.
     tapped = bob.locator("#log .log-place", has_text=re.compile(r"the road at \(-?\d+, -?\d+\)"))
     tapped.first.scroll_into_view_if_needed()
     tapped.first.tap()
-    expect(bob.locator(POINTED)).to_have_count(1)
-    assert pointed_tiles(bob) <= ROAD
+    expect(bob.locator(WHOLE)).to_have_count(len(ROAD))
+    assert lit_tiles(bob) == ROAD
     expect(bob.locator("#board")).to_be_in_viewport()
     screenshot(bob, "table-phone-log-points-road.png")
     for context in (laptop, phone):

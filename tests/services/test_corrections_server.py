@@ -233,6 +233,8 @@ def test_a_preview_never_tells_which_message_a_correction_would_draw() -> None:
         "text": "\u2068Ann\u2069 draws a message",
         "seat": 0,
         "at": None,
+        "feature": None,
+        "location": None,
     }
     assert not any(
         "message 3" in line["text"] or "3" in line["text"].split("message")[-1]

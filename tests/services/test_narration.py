@@ -82,7 +82,7 @@ def test_a_turn_with_a_completed_city_and_a_chain_of_messages():
         "Turn 13: Ann",
         "Ann draws tile E (9 left)",
         "Ann places tile E at (0, -2)",
-        "Ann places a farmer on the field (NL)",
+        "Ann places a farmer on the field (north edge, west half)",
         "The city at (0, -2) is completed: 3 tiles, 6 points",
         "Ann scores 6 points for the city at (0, -2); the meeple lands on 10 (dark space)",
         "Ann's knight returns from the city at (0, -1)",

@@ -107,7 +107,51 @@ def test_a_line_says_its_kind_seat_and_square_in_every_language() -> None:
         "text": "Hra končí: závěrečné vyhodnocení",
         "seat": None,
         "at": None,
+        "feature": None,
+        "location": None,
     }
+
+
+def test_a_follower_says_where_on_its_tile_in_words() -> None:
+    farmer = {"type": "follower_placed", "seat": 0, "x": 0, "y": -2, "feature": "field", "at": "SL"}
+    knight = {"type": "follower_placed", "seat": 1, "x": 1, "y": 0, "feature": "city", "at": "N"}
+    assert texts([farmer, knight], "en") == [
+        "Ann places a farmer on the field (south edge, east half)",
+        "Bob places a knight on the city (north edge)",
+    ]
+    assert texts([farmer, knight], "de") == [
+        "Ann setzt einen Bauern auf die Wiese (Südseite, östliche Hälfte)",
+        "Bob setzt einen Ritter in die Stadt (Nordseite)",
+    ]
+    assert texts([farmer, knight], "cs") == [
+        "Ann staví rolníka na louku (jižní strana, východní polovina)",
+        "Bob staví rytíře do města (severní strana)",
+    ]
+
+
+def test_a_line_about_a_feature_names_its_kind_and_place_on_the_tile() -> None:
+    where = {"x": 2, "y": 0, "feature": "road", "at": "W"}
+    events = [
+        {"type": "follower_placed", "seat": 0, "x": -1, "y": 0, "feature": "road", "at": "E"},
+        {"type": "feature_completed", "feature": "road", "tiles": 4, "points": 4, "where": where},
+        {
+            **scored(4),
+            "reason": "road",
+            "where": where,
+        },
+        {"type": "follower_returned", "seat": 0, "x": -1, "y": 0, "feature": "road", "at": "E"},
+        {"type": "follower_placed", "seat": 0, "x": 0, "y": 1, "feature": "monastery"},
+        {"type": "tile_placed", "seat": 1, "tile": "E", "x": 1, "y": 0, "rotation": 0},
+    ]
+    lines = narrate(events, NAMES)
+    assert [(line["at"], line["feature"], line["location"]) for line in lines] == [
+        ([-1, 0], "road", "E"),
+        ([2, 0], "road", "W"),
+        ([2, 0], "road", "W"),
+        ([-1, 0], "road", "E"),
+        ([0, 1], "monastery", None),
+        ([1, 0], None, None),
+    ]
 
 
 def test_the_views_words_in_german() -> None:

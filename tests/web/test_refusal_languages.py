@@ -70,3 +70,13 @@ def test_bad_text_is_refused_in_the_readers_language() -> None:
     assert response.content.decode() == (
         "Text v adrese nebo ve formuláři nesmí obsahovat znaky NUL ani neplatné znaky."
     )
+
+
+def test_colour_names_follow_the_language_and_their_letters_do_not() -> None:
+    response = Client().get("/", headers={"accept-language": "de"})
+    colours = {colour["id"]: colour for colour in response.context["colours"]}
+    assert (colours["blue"]["label"], colours["blue"]["symbol"]) == ("Blau", "B")
+    assert (colours["black"]["label"], colours["black"]["symbol"]) == ("Schwarz", "K")
+    page = response.content.decode()
+    assert "Blau" in page
+    assert '<span class="chip" aria-hidden="true" translate="no">B</span>' in page

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client, override_settings
+from django.utils import translation
 
 from game.models import Table
 from game.services.commands import submit_command
@@ -24,6 +25,7 @@ def _empty_cache():
     CACHE.clear()
     yield
     CACHE.clear()
+    translation.deactivate()  # a request leaves its language active in the test's thread
 
 
 def tabletop() -> Table:
@@ -33,6 +35,14 @@ def tabletop() -> Table:
     start_game(table.code, ann.token)
     table.refresh_from_db()
     return table
+
+
+def results_rows(table: Table, **headers: str) -> tuple[list[str], list[dict[str, str]]]:
+    """The header and the rows of the table's ``results.csv``, each row keyed by its column's
+    code (``CSV_COLUMNS``), the header as the reader's words."""
+    answer = Client().get(f"/t/{table.code}/results.csv", headers=headers)
+    header, *rows = csv.reader(io.StringIO(answer.content.decode()))
+    return header, [dict(zip(CSV_COLUMNS, row, strict=True)) for row in rows]
 
 
 def send(table: Table, body: dict[str, Any], as_seat: int | None = None) -> None:
@@ -96,8 +106,7 @@ def test_the_story_never_holds_the_undrawn_messages() -> None:
     assert "seed" not in text and str(table.setup["seed"]) not in text
     numbers = {m["message"] for m in told["messages"]}
     assert numbers == set(drawn)
-    csv_text = Client().get(f"/t/{table.code}/results.csv").content.decode()
-    message_rows = [r for r in csv.DictReader(io.StringIO(csv_text)) if r["section"] == "message"]
+    message_rows = [r for r in results_rows(table)[1] if r["section"] == "Message"]
     assert [int(r["message_number"]) for r in message_rows] == drawn
     assert [r["message"] for r in message_rows] == [""]
 
@@ -108,14 +117,18 @@ def test_results_csv_columns_and_rows() -> None:
     answer = Client().get(f"/t/{table.code}/results.csv")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
     assert "attachment" in answer["Content-Disposition"]
-    reader = csv.DictReader(io.StringIO(answer.content.decode()))
-    assert tuple(reader.fieldnames or ()) == CSV_COLUMNS
-    assert len(set(CSV_COLUMNS)) == len(CSV_COLUMNS)
-    rows = list(reader)
-    results = [r for r in rows if r["section"] == "result"]
+    header, rows = results_rows(table)
+    assert header == [
+        "Section", "Turn", "Seat", "Name", "Colour", "Rank", "Meeple", "Messenger", "Total",
+        "Road", "City", "Monastery", "Field", "During play", "Messages", "Final scoring",
+        "Message number", "Message", "Choice", "Message points",
+    ]  # fmt: skip
+    assert len(set(CSV_COLUMNS)) == len(CSV_COLUMNS) == len(header)
+    results = [r for r in rows if r["section"] == "Result"]
     assert [r["name"] for r in results] == ["Ann", "'=Bob", "Cy"]
+    assert [r["colour"] for r in results] == ["Blue", "Orange", "Green"]
     assert results[0]["total"] == "7" and results[0]["road"] == "5" and results[0]["rank"] == ""
-    history = [r for r in rows if r["section"] == "history"]
+    history = [r for r in rows if r["section"] == "History"]
     assert [r["turn"] for r in history] == ["0"] * 3 + ["1"] * 3 + ["2"] * 3
     assert history[3]["meeple"] == "5" and history[3]["messenger"] == "2"
 
@@ -137,9 +150,26 @@ def test_a_finished_game_has_a_ranking_and_a_final_row() -> None:
     assert told["finished"] is True
     assert told["history"][-1]["phase"] == "final"
     assert [r["seat"] for r in told["ranking"]] == [0, 1, 2]
-    rows = list(csv.DictReader(io.StringIO(Client().get(f"/t/{table.code}/results.csv").text)))
-    assert [r["rank"] for r in rows if r["section"] == "result"] == ["1", "2", "3"]
-    assert [r["turn"] for r in rows if r["section"] == "history"][-3:] == ["final"] * 3
+    rows = results_rows(table)[1]
+    assert [r["rank"] for r in rows if r["section"] == "Result"] == ["1", "2", "3"]
+    assert [r["turn"] for r in rows if r["section"] == "History"][-3:] == ["End"] * 3
+    rows = results_rows(table, accept_language="de")[1]
+    assert [r["turn"] for r in rows if r["section"] == "Verlauf"][-3:] == ["Ende"] * 3
+
+
+def test_results_csv_reads_in_german() -> None:
+    table = tabletop()
+    play_a_turn_with_a_message(table)
+    header, rows = results_rows(table, accept_language="de")
+    assert header == [
+        "Abschnitt", "Zug", "Platz", "Name", "Farbe", "Rang", "Gefolgsmann", "Gefolgsfrau",
+        "Summe", "Straße", "Stadt", "Kloster", "Wiese", "Während des Spiels", "Depeschen",
+        "Schlusswertung", "Depeschen-Nr.", "Depesche", "Wahl", "Punkte der Depesche",
+    ]  # fmt: skip
+    assert [r["section"] for r in rows] == ["Ergebnis"] * 3 + ["Verlauf"] * 9 + ["Depesche"]
+    assert [r["colour"] for r in rows[:3]] == ["Blau", "Orange", "Grün"]
+    (message,) = (r for r in rows if r["section"] == "Depesche")
+    assert message["message_choice"] == "2 Punkte"
 
 
 @pytest.mark.parametrize("suffix", ["story.json", "results.csv"])

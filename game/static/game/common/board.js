@@ -159,7 +159,7 @@ export function tileSVG(catalogue, letter, rotation, className = "tile-svg") {
 /** A meeple in a seat's colour: `colourClass` is the class that paints it (`colourOf(...).cls`,
  * board.css and css/colours.css), `extraClass` more classes, each with its leading space. */
 function meepleMarkup(colourClass, symbol, extraClass = "") {
-  return html`<g class="meeple${colourClass}${extraClass}"><path d="${MEEPLE}"/><text y="6">${symbol || ""}</text></g>`;
+  return html`<g class="meeple${colourClass}${extraClass}"><path d="${MEEPLE}"/><text y="6" translate="no">${symbol || ""}</text></g>`;
 }
 
 function el(name, attrs = {}) {

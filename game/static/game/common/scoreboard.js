@@ -198,7 +198,7 @@ const FIGURE_MARKUP = Object.fromEntries(
     return [
       kind,
       String(
-        html`<title></title><g transform="translate(-50 -52)">${layers}<text class="sb-letter" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`,
+        html`<title></title><g transform="translate(-50 -52)">${layers}<text class="sb-letter" translate="no" x="${lx}" y="${ly}"></text><g class="sb-lap"><rect x="8" y="76" width="84" height="36" rx="10"/><text x="50" y="95"></text></g></g>`,
       ),
     ];
   }),
@@ -315,7 +315,7 @@ function playersHtml(players, table, view) {
     const marker = isActive
       ? html`<span class="sb-marker">${pgettext("marker", "turn")}</span>`
       : isDeciding && html`<span class="sb-marker sb-marker-deciding">${pgettext("marker", "deciding")}</span>`;
-    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}">${colour.symbol}</span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? gettext("connected") : gettext("not connected")}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : gettext("joined")}${marker}</span>${fixedTag}</li>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}"><span translate="no">${colour.symbol}</span></span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? gettext("connected") : gettext("not connected")}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : gettext("joined")}${marker}</span>${fixedTag}</li>`;
   });
 }
 

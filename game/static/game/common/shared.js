@@ -129,5 +129,5 @@ export function colourOf(id) {
 /** A seat's colour chip: `info` is the seat's entry in the table info (colour, symbol). */
 export function swatchHtml(info) {
   const c = colourOf(info?.colour);
-  return html`<span class="sw${c.cls}" title="${c.label}">${info?.symbol || c.symbol}</span>`;
+  return html`<span class="sw${c.cls}" title="${c.label}"><span translate="no">${info?.symbol || c.symbol}</span></span>`;
 }

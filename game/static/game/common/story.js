@@ -124,7 +124,7 @@ function chart(story, seats, width, big) {
     text(font, top + plot / 2, gettext("Points"), { ...middle, transform: `rotate(-90 ${font} ${top + plot / 2})` }),
     html`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plot}" stroke="#555"/><line x1="${left}" x2="${width - right}" y1="${top + plot}" y2="${top + plot}" stroke="#555"/>`,
   );
-  const letter = { ...middle, "font-weight": "700" };
+  const letter = { ...middle, "font-weight": "700", translate: "no" };
   for (const { seat, colour } of seats) {
     for (const [line, stroke, dash] of LINES) {
       const d = rows.map((r, i) => `${i ? "L" : "M"}${x(i)} ${y(r.players[seat][line])}`).join("");

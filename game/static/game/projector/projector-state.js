@@ -56,7 +56,7 @@ export function nameOf(seat) {
 /** A seat's colour chip, drawn large by the projector's style. */
 export function swatch(seat) {
   const colour = colourOf(seatInfo(seat)?.colour);
-  return html`<span class="pj-swatch${colour.cls}">${colour.symbol}</span>`;
+  return html`<span class="pj-swatch${colour.cls}" translate="no">${colour.symbol}</span>`;
 }
 
 /** The edition's name of message `number` (`table.message_names`), "" when it is not known. */

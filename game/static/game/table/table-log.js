@@ -1,19 +1,23 @@
 // The game log on the table page. Its lines are the server's words with the place they speak of
 // beside them (`at`: the tile's [x, y], and `feature` when the line is about a road, city,
-// monastery or field there); a line with a place is a button that points the place out on the
+// monastery or field there, with its `location` on the tile when known, which tells apart two
+// roads of one junction); a line with a place is a button that points the place out on the
 // board while it is hovered, focused or tapped. The words themselves are never read for places.
 
 import { gettext } from "../common/i18n.js";
 import { html, lineText } from "../common/shared.js";
 
 const FEATURES = new Set(["road", "city", "monastery", "field"]);
+const LOCATION = /^[NESW][LR]?$/;
 
-/** The place a log line speaks of, as "x,y,feature" (feature empty for a tile), or "". */
+/** The place a log line speaks of, as "x,y,feature,location" (feature and location empty for a
+ * tile, location empty when not known), or "". */
 function placesOf(line) {
   const at = Array.isArray(line?.at) ? line.at.map(Number) : null;
   if (at?.length !== 2 || !at.every(Number.isInteger)) return "";
   const feature = FEATURES.has(line.feature) ? line.feature : "";
-  return `${at[0]},${at[1]},${feature}`;
+  const location = feature && LOCATION.test(line.location ?? "") ? line.location : "";
+  return `${at[0]},${at[1]},${feature},${location}`;
 }
 
 /** A log line's content: its words, as a button that points out its place if it has one. */
@@ -25,12 +29,13 @@ export function logLineHtml(line) {
     : html`${text}`;
 }
 
-/** The places of a pointing button: [{x, y, feature}] for features, [{x, y, tile: true}] for
- * tiles. */
+/** The places of a pointing button: [{x, y, feature, at?}] for features (`at`: the feature's
+ * location on the tile), [{x, y, tile: true}] for tiles. */
 function pointedBy(button) {
   return button.dataset.places.split(";").map((part) => {
-    const [x, y, feature] = part.split(",");
-    return feature ? { x: Number(x), y: Number(y), feature } : { x: Number(x), y: Number(y), tile: true };
+    const [x, y, feature, location] = part.split(",");
+    if (!feature) return { x: Number(x), y: Number(y), tile: true };
+    return location ? { x: Number(x), y: Number(y), feature, at: location } : { x: Number(x), y: Number(y), feature };
   });
 }
 

@@ -35,7 +35,7 @@ export const s = {
   spot: null,
   /** The index of the message choice pointed at (its place drawn strong), or null. */
   focus: null,
-  /** The places a pointed-at log line names: [{x, y, feature}] or [{x, y, tile: true}]. */
+  /** The places a pointed-at log line names: [{x, y, feature, at?}] or [{x, y, tile: true}]. */
   pointed: [],
   /** The id of the command sent and not yet answered, or null (no double sends). */
   busy: null,
