@@ -24,6 +24,7 @@ from game.live import presence_writer, snapshots
 from game.live.frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
 from game.live.guard import client_address, frame_turns
 from game.live.language import language_of
+from game.live.page_protocol import stale_page_frame
 from game.live.snapshots import NoSuchTable, history, snapshot
 from game.live.table_pulse import PULSES
 from game.ops import observe, read_budget
@@ -43,6 +44,9 @@ from game.services.saving import Applied
 
 GONE = 4404
 """Close code for an unknown table: the client stops reconnecting."""
+
+STALE_PAGE = 4426
+"""Close code for a page of an older protocol, told to load its fresh copy (page_protocol.py)."""
 
 BUSY_READING = "busy_reading"
 """The error code of a read refused past the read budget (read_budget.py)."""
@@ -115,6 +119,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._counted = True
         if not is_table_code(self.code):
             await self.close(code=GONE)
+            return
+        stale = stale_page_frame(self.scope)
+        if stale is not None:
+            await self.send(text_data=stale)
+            await self.close(code=STALE_PAGE)
             return
         # Join the group first: an update applied while the snapshot is taken still arrives
         # (after it; the client skips what the snapshot already holds).

@@ -1,6 +1,8 @@
 // A live connection to one table: reconnects with back-off, keeps the state version, resyncs on
 // a gap. The page passes callbacks; nothing here knows about the board or the scoreboard.
 
+/** The frames these modules read (game/live/page_protocol.py PAGE_PROTOCOL). */
+const PAGE_PROTOCOL = 2;
 const PING_MS = 20000;
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 30000;
@@ -40,7 +42,9 @@ export class TableConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/t/${this.code}`;
+    // The protocol these modules speak (game/live/page_protocol.py): after an upgrade that
+    // changed the frames, the server tells a page still running older modules to reload.
+    return `${scheme}://${location.host}/ws/t/${this.code}?protocol=${PAGE_PROTOCOL}`;
   }
 
   connect() {
@@ -101,6 +105,9 @@ export class TableConnection {
         break;
       case "rematch":
         call("onRematch");
+        break;
+      case "reload":
+        location.reload();
         break;
       case "entries":
         call("onEntries");
