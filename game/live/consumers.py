@@ -547,7 +547,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self._refresh is not None and not self._refresh.done():
             # The snapshot being built may predate this update: build one more after it.
             self._refresh_again = True
-        texts = event["texts"]
+        # An update published by a process of the previous release (during a rolling upgrade)
+        # carries one English "text"; the pages read its string lines too.
+        texts = event.get("texts") or {settings.LANGUAGE_CODE: event["text"]}
         await self.send(text_data=texts.get(self.language) or texts[settings.LANGUAGE_CODE])
         if event.get("finished"):
             await self._send_snapshot(with_history=False)
