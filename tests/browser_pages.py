@@ -1,11 +1,26 @@
 """What a person does on the home and lobby pages, shared by the browser tests: create a table,
-take a seat."""
+take a seat; and the view a page receives, worded as an English page reads it."""
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
+from django.utils import translation
 from playwright.sync_api import Page, expect
+
+from game.engine.state import GameState
+from game.engine.views import view
+from game.words.views import view_json
+
+
+def english_view(state: GameState, seat: int | None = None) -> dict[str, Any]:
+    """The view of `state` that `seat` (None: a spectator) receives, with its words (a prompt's
+    `for_what`, a choice's `label`, a message's `text`, ...) in English, as the server words it
+    for an English page (game.words.views)."""
+    with translation.override("en"):
+        return json.loads(view_json(view(state, seat), state.options))
 
 
 def create_table(

@@ -36,8 +36,8 @@ from playwright.sync_api import (
 )
 
 from game.engine.record import replay
-from game.engine.views import view as engine_view
 from tests import servers
+from tests.browser_pages import english_view
 from tests.conftest import BROWSER_TIMEOUT_MS
 
 pytestmark = pytest.mark.services
@@ -199,7 +199,7 @@ def projector_status(pending: dict[str, Any], active: int) -> str:
 
 def expected_view(decisions: int) -> dict[str, Any]:
     """What the game looks like after the first `decisions` of the plan, says the engine."""
-    return engine_view(replay(_record(PLAN[:decisions])).state, None)
+    return english_view(replay(_record(PLAN[:decisions])).state, None)
 
 
 def _record(actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,7 +18,6 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.engine.record import replay
-from game.engine.views import view as engine_view
 from tests import servers
 from tests.browser.test_browser import (
     FIRST_MESSAGE_DRAWN,
@@ -29,7 +28,7 @@ from tests.browser.test_browser import (
     screenshot,
 )
 from tests.browser.test_browser_projector import OPEN, SEND
-from tests.browser_pages import join
+from tests.browser_pages import english_view, join
 
 pytestmark = pytest.mark.services
 
@@ -99,7 +98,7 @@ def record_view(actions: list[dict[str, Any]]) -> dict[str, Any]:
         "messages": MESSAGES,
         "actions": actions,
     }
-    return engine_view(replay(record).state)
+    return english_view(replay(record).state)
 
 
 BOARD_MEASURE = """() => {

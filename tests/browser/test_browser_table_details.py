@@ -15,11 +15,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, expect
 
-from game.engine.views import view as engine_view
 from tests import servers
 from tests.browser.test_browser import ConsoleWatch, screenshot
 from tests.browser.test_browser_projector_board import Link, play
-from tests.browser_pages import create_table, join
+from tests.browser_pages import create_table, english_view, join
 from tests.engine.test_messages import SPARE, close_column
 from tests.scenario import Game
 
@@ -61,7 +60,7 @@ def test_message_8_fixed_figure_and_tiles_left(server: str, browser: Browser) ->
     expect(ann.locator("#game")).to_be_visible()
 
     g = corner_field_game()
-    view = engine_view(g.state, 0)
+    view = english_view(g.state, 0)
     assert view["pending"]["type"] == "resolve_message"
     assert view["players"][0]["turn_figure"] == "meeple"
     links = [Link(ann, code), Link(bob, code)]

@@ -19,11 +19,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from game.engine.commands import parse_command
-from game.engine.views import view as engine_view
 from tests import servers
 from tests.browser.test_browser import ConsoleWatch, screenshot
 from tests.browser.test_browser_projector_board import Link, play
-from tests.browser_pages import create_table, join
+from tests.browser_pages import create_table, english_view, join
 from tests.scenario import Game
 
 pytestmark = pytest.mark.services
@@ -125,7 +124,7 @@ def test_server_words_marks_and_names_as_text(server: str, browser: Browser) -> 
     play(links, actions[:at_message])
     for page in (ann, bob):
         caught_up(page, links)
-    pending = engine_view(alone_rule_game_upto(game, at_message).state, 0)["pending"]
+    pending = english_view(alone_rule_game_upto(game, at_message).state, 0)["pending"]
     assert pending["type"] == "resolve_message"
     labels = [c["label"] for c in pending["choices"]] + [
         c["skip"]["label"] for c in pending["choices"] if c.get("skip")
@@ -164,7 +163,7 @@ def test_server_words_marks_and_names_as_text(server: str, browser: Browser) -> 
     play(links, actions[done:])
     for page in (ann, bob):
         caught_up(page, links)
-    pending = engine_view(game.state, 1)["pending"]
+    pending = english_view(game.state, 1)["pending"]
     assert pending["type"] == "choose_figure"
     meeple = next(o for o in pending["options"] if o["figure"] == "meeple")
     assert (meeple["to"], meeple["dark"], meeple["draws_message"], meeple["why_not"]) == (
