@@ -10,8 +10,9 @@ With the keyboard placement, the board fitted to a decision's places on a phone,
 point places out, the console's entry previews and the shared markup module, they are 53 KB and
 48 KB compressed (147 KB and 133 KB uncompressed), the projector's 45 KB (123 KB). Every word a
 page makes itself then went through the translation catalogue (gettext calls, plural forms,
-named placeholders): the table page grew to 62 KB compressed (178 KB uncompressed). The catalogue itself comes apart,
-from /jsi18n/, once per language: 1 KB compressed in English, 10 KB in German, 11 KB in Czech.
+named placeholders): the table page grew to 62 KB compressed (178 KB uncompressed). The
+catalogue itself comes apart, from /jsi18n/, once per language: 1 KB compressed in English, 10 KB
+in German, 11 KB in Czech.
 The budgets leave each page room for a few more KB of features, no more."""
 
 from __future__ import annotations
