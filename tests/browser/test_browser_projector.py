@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from game.engine.record import replay
 from game.engine.views import view as engine_view
+from game.live.page_protocol import PAGE_PROTOCOL
 from tests import servers
 from tests.browser.test_browser import ConsoleWatch, screenshot
 from tests.browser_pages import create_table
@@ -46,9 +47,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-# A websocket of the host's page, beside the page's own: frames are sent and answers awaited.
+# A websocket of the host's page, beside the page's own: frames are sent and answers awaited. It
+# names the frames it reads as the pages do (a browser naming none is told to reload).
 OPEN = """code => new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://${location.host}/ws/t/${code}`);
+    const socket = new WebSocket(`ws://${location.host}/ws/t/${code}?protocol=PAGE_PROTOCOL`);
     const link = { socket, version: null, frames: [] };
     window.testLink = link;
     socket.onmessage = (event) => {
@@ -59,7 +61,7 @@ OPEN = """code => new Promise((resolve, reject) => {
     };
     socket.onopen = () => resolve();
     socket.onerror = () => reject(new Error("no websocket"));
-})"""
+})""".replace("PAGE_PROTOCOL", str(PAGE_PROTOCOL))
 
 SEND = """([frame, answer]) => new Promise((resolve, reject) => {
     const link = window.testLink;
