@@ -156,6 +156,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "messengers.context.version",
+                "messengers.context.languages",
             ],
         },
     },
