@@ -192,17 +192,22 @@ class Score(Command):
     category: str | None = None
 
     def __post_init__(self) -> None:
-        _whole("points", self.points)
-        if not 1 <= self.points <= MAX_ENTERED_POINTS:
-            raise MalformedCommand(
-                f"'points' must be between 1 and {MAX_ENTERED_POINTS}",
-                "points_range",
-                key="points",
-                least=1,
-                most=MAX_ENTERED_POINTS,
-            )
+        _entered_points(self.points)
         _one_of("figure", self.figure, _FIGURES, optional=True)
         _one_of("category", self.category, _FEATURES, optional=True)
+
+
+def _entered_points(points: int) -> None:
+    """Points entered at a tabletop game: a whole number from 1 to ``MAX_ENTERED_POINTS``."""
+    _whole("points", points)
+    if not 1 <= points <= MAX_ENTERED_POINTS:
+        raise MalformedCommand(
+            f"'points' must be between 1 and {MAX_ENTERED_POINTS}",
+            "points_range",
+            key="points",
+            least=1,
+            most=MAX_ENTERED_POINTS,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,15 +235,7 @@ class ScoreShared(Command):
     category: str | None = None
 
     def __post_init__(self) -> None:
-        _whole("points", self.points)
-        if not 1 <= self.points <= MAX_ENTERED_POINTS:
-            raise MalformedCommand(
-                f"'points' must be between 1 and {MAX_ENTERED_POINTS}",
-                "points_range",
-                key="points",
-                least=1,
-                most=MAX_ENTERED_POINTS,
-            )
+        _entered_points(self.points)
         _one_of("category", self.category, _FEATURES, optional=True)
         object.__setattr__(self, "shares", _read_shares(self.shares))
 
