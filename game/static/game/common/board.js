@@ -228,6 +228,9 @@ export class Board {
     this.groups = [];
     this.group = 0;
     this.fitted = false;
+    // The view `fitBoard` last gave, with its `extra` cells: while nobody has moved it since, a
+    // change of the board's size (the dock below it filling) fits the board again.
+    this.boardFit = null;
     this.more = svg.parentElement?.querySelector(".board-more");
     BOARDS.set(svg, this);
     this.more?.addEventListener("click", () => this.centre());
@@ -242,7 +245,10 @@ export class Board {
     this.apply();
     new ResizeObserver(() => {
       const refit = this.fitted && this.places.length;
+      const fit = this.boardFit;
+      const unmoved = fit && fit.k === this.k && fit.tx === this.tx && fit.ty === this.ty;
       if (!this.centred && this.placed.size) this.fitBoard();
+      else if (!refit && unmoved && this.placed.size) this.fitBoard(fit.extra);
       if (refit) this.fitPlaces(false, true);
       else this.recount();
     }).observe(svg);
@@ -420,6 +426,7 @@ export class Board {
     if (!all.length) all.push(box({ x: 0, y: 0 }));
     this.moveTo(all, area, Math.max(MIN_K, Math.min(1.1, fitK(all, area))));
     this.fitted = false;
+    this.boardFit = { k: this.k, tx: this.tx, ty: this.ty, extra };
   }
 
   /** Bring `cells` into view (fitting the board) when none of them is wholly visible now. */
