@@ -17,7 +17,7 @@ from game.models import Seat, Table
 from game.players import TABLE_LEVELS as LEVELS
 from game.services import presence
 from game.services.lobby import COLOURS, rematch_seat
-from game.services.presence import connected_seats
+from game.services.presence import connected_seats, offer_in
 from game.services.seating import Viewer, away_seconds, viewer
 from game.store.tables import effective_events, history_entries, load_state
 from game.words.messages import message_names, message_rule, preset_name
@@ -99,6 +99,7 @@ def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> d
     if host is None:
         host = own is not None and own.token == host_token
     now = timezone.now()
+    away = {s.index: 0 if s.index in connected else int(away_seconds(s, now)) for s in seats}
     options = resolve_options(table.preset, table.overrides)
     return {
         "code": table.code,
@@ -118,7 +119,8 @@ def table_info(table: Table, seat: int | None, *, host: bool | None = None) -> d
                 "colour": s.colour,
                 "symbol": _SYMBOLS.get(s.colour, "?"),
                 "connected": s.index in connected,
-                "away_seconds": 0 if s.index in connected else int(away_seconds(s, now)),
+                "away_seconds": away[s.index],
+                "offer_in": offer_in(table, s.index in connected, bool(s.computer), away[s.index]),
                 "preference": s.preference,
                 "computer": s.computer or None,
                 "stand_in": s.stand_in,

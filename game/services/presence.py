@@ -98,18 +98,32 @@ def summary(code: str) -> list[dict[str, object]]:
 
 
 def summary_of(table: Table) -> list[dict[str, object]]:
-    """Each seat: connected or not, and for how many seconds it has had no connection."""
+    """Each seat: connected or not, for how many seconds it has had no connection, and in how
+    many the others are offered a computer for it (``offer_in``)."""
     connected = connected_seats(table)
     now = timezone.now()
-    rows = Seat.objects.filter(table=table).values_list("index", "away_since", "joined")
-    return [
-        {
-            "seat": index,
-            "connected": index in connected,
-            "away_seconds": 0 if index in connected else away(now, away_since or joined),
-        }
-        for index, away_since, joined in rows
-    ]
+    rows = Seat.objects.filter(table=table).values_list("index", "away_since", "joined", "computer")
+    seats: list[dict[str, object]] = []
+    for index, away_since, joined, computer in rows:
+        seconds = 0 if index in connected else away(now, away_since or joined)
+        seats.append(
+            {
+                "seat": index,
+                "connected": index in connected,
+                "away_seconds": seconds,
+                "offer_in": offer_in(table, index in connected, bool(computer), seconds),
+            }
+        )
+    return seats
+
+
+def offer_in(table: Table, connected: bool, computer: bool, away_seconds: int) -> int | None:
+    """Seconds until the other players are offered a computer for a seat that has been away
+    ``away_seconds`` (0: offered now, should it be the seat to move); None for a connected seat
+    or one a computer plays. Decided here so that every page counts down to the same moment."""
+    if connected or computer:
+        return None
+    return max(0, table.absent_after - away_seconds)
 
 
 def away(now: datetime, since: datetime) -> int:

@@ -363,8 +363,8 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
     await bob.connect()
     presence = await ann.receive("presence")
     assert presence["seats"] == [
-        {"seat": 0, "connected": True, "away_seconds": 0},
-        {"seat": 1, "connected": True, "away_seconds": 0},
+        {"seat": 0, "connected": True, "away_seconds": 0, "offer_in": None},
+        {"seat": 1, "connected": True, "away_seconds": 0, "offer_in": None},
     ]
 
     await ann.send({"type": "start"})
@@ -378,7 +378,14 @@ async def test_lobby_join_start_and_presence_are_live() -> None:
 
     await bob.close()
     presence = await ann.receive("presence")
-    assert presence["seats"][1] == {"seat": 1, "connected": False, "away_seconds": 0}
+    # Every page counts down to the same moment: when the others are offered a computer.
+    absent_after = started["table"]["absent_after"]
+    assert presence["seats"][1] == {
+        "seat": 1,
+        "connected": False,
+        "away_seconds": 0,
+        "offer_in": absent_after,
+    }
     await ann.close()
 
 

@@ -117,6 +117,7 @@ export function markPresence(table, msg) {
     if (info) {
       info.connected = p.connected;
       info.away_seconds = p.away_seconds ?? 0;
+      info.offer_in = p.offer_in ?? null;
     }
   }
 }

@@ -158,10 +158,10 @@ export function seatToolsHtml(t, seat, absoluteUrl) {
   if (!info || t.status === "finished") return html``;
   const name = isolate(info.name);
   const parts = [];
-  if (info.stand_in && (seat === t.you || t.host)) {
-    const label = seat === t.you ? gettext("Take back") : interpolate(gettext("Give back to %(name)s"), { name });
+  // The seat's own player takes it back from the notice above the board (absentOfferHtml).
+  if (info.stand_in && seat !== t.you && t.host) {
     parts.push(
-      html`<p class="stand-in">${seat === t.you ? gettext("The computer is playing for you.") : ""} ${btn("take_back", seat, label)}</p>`,
+      html`<p class="stand-in">${btn("take_back", seat, interpolate(gettext("Give back to %(name)s"), { name }))}</p>`,
     );
   }
   if (!t.host) return html`${parts}`;
@@ -201,18 +201,45 @@ export function leaveHtml(t) {
   return html`<details class="leave"><summary>${gettext("Leave this game")}</summary><p class="hint">${gettext("Your seat stays at the table for a computer or someone the host lets in; your personal link stops working.")}</p>${btn("leave", null, gettext("Leave my seat"))}</details>`;
 }
 
-/** "Bob is away: let the computer play for him, or wait", for the others while the seat to
- * move has had no connection for the table's `absent_after` seconds. */
+/** Seconds until the others are offered a computer for the seat, as of now: the server's
+ * `offer_in` counted down from when it was received (null: no offer to wait for). */
+export function offerIn(info) {
+  if (!info || info.connected || info.computer || info.offer_in == null) return null;
+  const since = measured.get(info) ?? Date.now();
+  return Math.max(0, info.offer_in - (Date.now() - since) / 1000);
+}
+
+/** What stands above the board about an absent seat. The returning player whose seat a computer
+ * plays: "The computer is playing for you" with "Take back". While the seat to move has no
+ * connection, everyone else: how long until a computer is offered for it (the host may let it
+ * play at once); then "Bob is away: let the computer play for him, or wait". */
 export function absentOfferHtml(t, view, waited) {
-  const p = view?.pending;
-  if (!p || p.seat == null || t.mode !== "board" || (t.you == null && !t.host)) return html``;
-  if (p.seat === t.you || view.finished) return html``;
+  if (!t || !view || view.finished || t.mode !== "board") return html``;
+  const own = (t.seats || []).find((x) => x.seat === t.you);
+  if (own?.stand_in) {
+    return html`<div class="absent-offer stand-in-notice" role="alert"><p>${gettext("The computer is playing for you.")}</p>${btn("take_back", own.seat, gettext("Take back"))}</div>`;
+  }
+  const p = view.pending;
+  if (!p || p.seat == null || p.seat === t.you) return html``;
   const info = (t.seats || []).find((x) => x.seat === p.seat);
-  if (!info || info.connected || info.computer) return html``;
-  const away = awayFor(info);
-  if (away < t.absent_after || waited.has(`${view.version}:${p.seat}`)) return html``;
+  const left = offerIn(info);
+  if (left == null || waited.has(`${view.version}:${p.seat}`)) return html``;
   const name = nameHtml(info.name);
-  const seconds = Math.floor(away);
+  const seated = t.you != null || t.host;
+  const now = t.host ? btn("computer_for", p.seat, gettext("Let the computer play now")) : "";
+  if (left > 0) {
+    const count = Math.ceil(left);
+    const said = say(
+      ngettext(
+        "%(name)s has no connection. A computer can be offered for them in %(count)s second.",
+        "%(name)s has no connection. A computer can be offered for them in %(count)s seconds.",
+        count,
+      ),
+      { name, count: number(count) },
+    );
+    return html`<div class="absent-offer absent-wait" role="status"><p>${said}</p>${now}</div>`;
+  }
+  const seconds = Math.floor(awayFor(info));
   const said = say(
     ngettext("%(name)s has been away for %(count)s second.", "%(name)s has been away for %(count)s seconds.", seconds),
     {
@@ -220,6 +247,7 @@ export function absentOfferHtml(t, view, waited) {
       count: number(seconds),
     },
   );
+  if (!seated) return html`<div class="absent-offer" role="status"><p>${said}</p></div>`;
   const offer = say(gettext("Let the computer play for %(name)s"), { name });
   return html`<div class="absent-offer" role="alert"><p>${said}</p>${btn("computer_for", p.seat, offer)} ${btn("wait", p.seat, gettext("Wait"), html` data-version="${view.version}"`)}</div>`;
 }
