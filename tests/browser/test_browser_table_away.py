@@ -30,6 +30,12 @@ COUNTDOWN = re.compile(
     r"Bob\u2069? has no connection\. A computer can be offered for them in (\d+) seconds\."
 )
 
+BELOW_STATUS = """() => {
+    const bar = document.querySelector("#status-bar").getBoundingClientRect();
+    const notice = document.querySelector("#absent-offer > *").getBoundingClientRect();
+    return bar.height > 0 && notice.top >= bar.bottom;
+}"""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -118,6 +124,8 @@ def test_the_returning_player_on_a_phone_sees_the_computer_plays_for_them_at_the
     expect(back).to_be_in_viewport(ratio=1)
     notice = bob.locator("#absent-offer .stand-in-notice")
     expect(notice).to_contain_text("The computer is playing for you.")
+    # Below the status line (two lines on this phone), not over it.
+    bob.wait_for_function(BELOW_STATUS)
     back.click()
     expect(notice).to_have_count(0)
     expect(give_back).to_have_count(0)

@@ -61,7 +61,12 @@ export function renderPlayers() {
 
 /** The offer to let a computer play for the absent seat to move (seats.js). */
 export function renderAbsent() {
-  fill($("#absent-offer"), absentOfferHtml(s.table, s.view, s.waited));
+  const offer = $("#absent-offer");
+  fill(offer, absentOfferHtml(s.table, s.view, s.waited));
+  // Just below the status line, which takes two lines on a phone.
+  const bar = $("#status-bar");
+  const below = bar.offsetHeight ? bar.offsetTop + bar.offsetHeight + 6 : 0;
+  offer.style.top = below ? `${below}px` : "";
 }
 
 /** The tiles still in the bag, kind by kind (counts from the server; an empty kind is dimmed). */
