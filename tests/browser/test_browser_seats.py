@@ -176,7 +176,9 @@ def test_an_absent_player_is_replaced_by_the_computer_and_takes_the_seat_back(
     bob = bob_context.new_page()
     bob.goto(f"/t/{code}")
     back = bob.get_by_role("button", name="Take back")
-    expect(bob.locator("#absent-offer .stand-in-notice")).to_contain_text("The computer is playing for you.")
+    expect(bob.locator("#absent-offer .stand-in-notice")).to_contain_text(
+        "The computer is playing for you."
+    )
     back.click()
     expect(back).to_have_count(0)
     expect(
