@@ -228,6 +228,8 @@ export function absentOfferHtml(t, view, waited) {
   const seated = t.you != null || t.host;
   const now = t.host ? btn("computer_for", p.seat, gettext("Let the computer play now")) : "";
   if (left > 0) {
+    // No live region: the count changes every second, and the status line says the player
+    // has no connection.
     const count = Math.ceil(left);
     const said = say(
       ngettext(
@@ -237,7 +239,7 @@ export function absentOfferHtml(t, view, waited) {
       ),
       { name, count: number(count) },
     );
-    return html`<div class="absent-offer absent-wait" role="status"><p>${said}</p>${now}</div>`;
+    return html`<div class="absent-offer absent-wait"><p>${said}</p>${now}</div>`;
   }
   const seconds = Math.floor(awayFor(info));
   const said = say(
@@ -247,7 +249,7 @@ export function absentOfferHtml(t, view, waited) {
       count: number(seconds),
     },
   );
-  if (!seated) return html`<div class="absent-offer" role="status"><p>${said}</p></div>`;
+  if (!seated) return html`<div class="absent-offer"><p>${said}</p></div>`;
   const offer = say(gettext("Let the computer play for %(name)s"), { name });
   return html`<div class="absent-offer" role="alert"><p>${said}</p>${btn("computer_for", p.seat, offer)} ${btn("wait", p.seat, gettext("Wait"), html` data-version="${view.version}"`)}</div>`;
 }
