@@ -267,8 +267,8 @@ export class Board {
       const last = view?.last_placed;
       this.layers.tiles.innerHTML = html`${board.tiles.map(
         (t) =>
-          html`<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, done.get(`${t.x},${t.y}`) || null)}</g>`,
-      )}${this.placed.has("0,0") && START_MARK()}${last && html`<rect class="last-placed" x="${last[0] * U + 2}" y="${last[1] * U + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`}`;
+          html`<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, done.get(`${t.x},${t.y}`) || null)}${!t.x && !t.y && START_MARK()}</g>`,
+      )}${last && html`<rect class="last-placed" x="${last[0] * U + 2}" y="${last[1] * U + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`}`;
     }
     this.layers.followers.innerHTML = html`${board.followers.map((f) => {
       const style = seatStyle(f.seat);
