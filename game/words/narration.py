@@ -1,9 +1,11 @@
 """The game log in words, and the final scoring broken down by category.
 
 The engine's events are made for programs; players want to read what happened ("Ann scores 6
-points for the city at (0, -2); the meeple lands on 10 (dark space)"). Each event becomes a line
-object (``Line``): the event's type (``kind``), its text in the active language, the seat it is
-about and the board square it points at, so a page never parses the text.
+points for the city (2 tiles north of the start tile); the meeple lands on 10 (dark space)").
+Each event becomes a line object (``Line``): the event's type (``kind``), its text in the active
+language, the seat it is about and the board square it points at, so a page never parses the
+text. A line names its square in words a player can find on the board (game/words/places.py),
+never by coordinates; the square itself rides beside the text (``at``).
 
 Each line is worked out from one event alone, never from its neighbours. The protocol sends the
 whole log on connect (``history.lines``) and then the lines of each batch of new events
@@ -28,6 +30,7 @@ from game.engine.messengers import SCOREBOARD_SPACES, MessageAction
 from game.engine.presets import Options
 from game.words.isolates import isolate
 from game.words.messages import feature_name, figure_name, message_text, role_name
+from game.words.places import square_values
 
 Event = Mapping[str, Any]
 
@@ -229,11 +232,10 @@ def _tile_discarded(event: Event, names: Sequence[str]) -> str:
 
 
 def _tile_placed(event: Event, names: Sequence[str]) -> str:
-    return gettext("%(name)s places tile %(tile)s at (%(x)s, %(y)s)") % {
+    return gettext("%(name)s places tile %(tile)s (%(where)s)") % {
         "name": _name(names, event["seat"]),
         "tile": event["tile"],
-        "x": event["x"],
-        "y": event["y"],
+        **square_values(event["x"], event["y"]),
     }
 
 
@@ -267,12 +269,16 @@ def _feature_completed(event: Event, names: Sequence[str]) -> str:
         if feature == "road":
             return gettext("A road is completed: %(points)s") % {"points": worth}
         return gettext("A city is completed: %(points)s") % {"points": worth}
-    values = {"x": where["x"], "y": where["y"], "points": worth, "tiles": _tiles(event["tiles"])}
+    values = {
+        **square_values(where["x"], where["y"]),
+        "points": worth,
+        "tiles": _tiles(event["tiles"]),
+    }
     if feature == "monastery":
-        return gettext("The monastery at (%(x)s, %(y)s) is completed: %(points)s") % values
+        return gettext("The monastery (%(where)s) is completed: %(points)s") % values
     if feature == "road":
-        return gettext("The road at (%(x)s, %(y)s) is completed: %(tiles)s, %(points)s") % values
-    return gettext("The city at (%(x)s, %(y)s) is completed: %(tiles)s, %(points)s") % values
+        return gettext("The road (%(where)s) is completed: %(tiles)s, %(points)s") % values
+    return gettext("The city (%(where)s) is completed: %(tiles)s, %(points)s") % values
 
 
 def _points_scored(event: Event, names: Sequence[str]) -> str:
@@ -280,7 +286,7 @@ def _points_scored(event: Event, names: Sequence[str]) -> str:
     50): two clauses, each a sentence of the catalogue."""
     scoring = _scoring(event, _name(names, event["seat"]))
     # Translators: who scores what, then where their figure lands: "Ann scores 6 points for the
-    # city at (0, -2); the meeple lands on 10 (dark space)".
+    # city (2 tiles north of the start tile); the meeple lands on 10 (dark space)".
     line = gettext("%(scoring)s; %(landing)s") % {"scoring": scoring, "landing": _landing(event)}
     if event.get("reason") == "final":
         return gettext("Final scoring: %(line)s") % {"line": line}
@@ -288,12 +294,13 @@ def _points_scored(event: Event, names: Sequence[str]) -> str:
 
 
 def _scoring(event: Event, name: str) -> str:
-    """ "Ann scores 6 points for the city at (0, -2)", for each reason its own sentence."""
+    """ "Ann scores 6 points for the city (2 tiles north of the start tile)", for each reason its
+    own sentence."""
     reason = event.get("reason")
     where = event.get("where")
     values: dict[str, Any] = {"name": name, "points": points_words(event["points"])}
     if isinstance(where, Mapping) and "x" in where and "y" in where:
-        values |= {"x": where["x"], "y": where["y"]}
+        values |= square_values(where["x"], where["y"])
     at = "x" in values
     if reason in FEATURE_KINDS or reason in ("final", "tabletop"):
         kind = reason if reason in FEATURE_KINDS else event.get("category")
@@ -320,10 +327,10 @@ def _scoring(event: Event, name: str) -> str:
 
 
 _SCORES_AT: Final[dict[str, Callable[[], str]]] = {
-    "road": lambda: gettext("%(name)s scores %(points)s for the road at (%(x)s, %(y)s)"),
-    "city": lambda: gettext("%(name)s scores %(points)s for the city at (%(x)s, %(y)s)"),
-    "monastery": lambda: gettext("%(name)s scores %(points)s for the monastery at (%(x)s, %(y)s)"),
-    "field": lambda: gettext("%(name)s scores %(points)s for the field at (%(x)s, %(y)s)"),
+    "road": lambda: gettext("%(name)s scores %(points)s for the road (%(where)s)"),
+    "city": lambda: gettext("%(name)s scores %(points)s for the city (%(where)s)"),
+    "monastery": lambda: gettext("%(name)s scores %(points)s for the monastery (%(where)s)"),
+    "field": lambda: gettext("%(name)s scores %(points)s for the field (%(where)s)"),
 }
 _SCORES_FOR: Final[dict[str, Callable[[], str]]] = {
     "road": lambda: gettext("%(name)s scores %(points)s for a road"),
@@ -332,21 +339,19 @@ _SCORES_FOR: Final[dict[str, Callable[[], str]]] = {
     "field": lambda: gettext("%(name)s scores %(points)s for a field"),
 }
 _SCORES_SMALLEST: Final[dict[str, Callable[[], str]]] = {
-    "road": lambda: gettext("%(name)s scores %(points)s for their smallest road at (%(x)s, %(y)s)"),
-    "city": lambda: gettext("%(name)s scores %(points)s for their smallest city at (%(x)s, %(y)s)"),
+    "road": lambda: gettext("%(name)s scores %(points)s for their smallest road (%(where)s)"),
+    "city": lambda: gettext("%(name)s scores %(points)s for their smallest city (%(where)s)"),
     "monastery": lambda: gettext(
-        "%(name)s scores %(points)s for their smallest monastery at (%(x)s, %(y)s)"
+        "%(name)s scores %(points)s for their smallest monastery (%(where)s)"
     ),
 }
 _SCORES_MESSAGE_AT: Final[dict[str, Callable[[], str]]] = {
-    "road": lambda: gettext("%(name)s scores %(points)s for the road at (%(x)s, %(y)s) (message)"),
-    "city": lambda: gettext("%(name)s scores %(points)s for the city at (%(x)s, %(y)s) (message)"),
+    "road": lambda: gettext("%(name)s scores %(points)s for the road (%(where)s, message)"),
+    "city": lambda: gettext("%(name)s scores %(points)s for the city (%(where)s, message)"),
     "monastery": lambda: gettext(
-        "%(name)s scores %(points)s for the monastery at (%(x)s, %(y)s) (message)"
+        "%(name)s scores %(points)s for the monastery (%(where)s, message)"
     ),
-    "field": lambda: gettext(
-        "%(name)s scores %(points)s for the field at (%(x)s, %(y)s) (message)"
-    ),
+    "field": lambda: gettext("%(name)s scores %(points)s for the field (%(where)s, message)"),
 }
 
 
@@ -385,15 +390,15 @@ def _follower_returned(event: Event, names: Sequence[str]) -> str:
     values: dict[str, Any] = {"name": _name(names, event["seat"])}
     feature = event["feature"]
     if "x" in event and "y" in event and feature in _RETURNS_FROM:
-        return _RETURNS_FROM[feature]() % (values | {"x": event["x"], "y": event["y"]})
+        return _RETURNS_FROM[feature]() % (values | square_values(event["x"], event["y"]))
     return gettext("%(name)s's %(role)s returns") % (values | {"role": role_name(feature)})
 
 
 _RETURNS_FROM: Final[dict[str, Callable[[], str]]] = {
-    "road": lambda: gettext("%(name)s's highwayman returns from the road at (%(x)s, %(y)s)"),
-    "city": lambda: gettext("%(name)s's knight returns from the city at (%(x)s, %(y)s)"),
-    "monastery": lambda: gettext("%(name)s's monk returns from the monastery at (%(x)s, %(y)s)"),
-    "field": lambda: gettext("%(name)s's farmer returns from the field at (%(x)s, %(y)s)"),
+    "road": lambda: gettext("%(name)s's highwayman returns from the road (%(where)s)"),
+    "city": lambda: gettext("%(name)s's knight returns from the city (%(where)s)"),
+    "monastery": lambda: gettext("%(name)s's monk returns from the monastery (%(where)s)"),
+    "field": lambda: gettext("%(name)s's farmer returns from the field (%(where)s)"),
 }
 
 
@@ -423,7 +428,7 @@ def _message_resolved(event: Event, names: Sequence[str], options: Options | Non
         kind = follower.get("feature", "")
         at = "x" in follower and "y" in follower
         if at and kind in FEATURE_KINDS:
-            values |= {"x": follower["x"], "y": follower["y"]}
+            values |= square_values(follower["x"], follower["y"])
             if points:
                 return _RETURNED_SCORED[kind]() % values
             return _RETURNED_UNSCORED[kind]() % values
@@ -437,7 +442,7 @@ def _message_resolved(event: Event, names: Sequence[str], options: Options | Non
     if isinstance(feature, Mapping) and feature:
         kind = feature.get("feature", "")
         if "x" in feature and "y" in feature and kind in FEATURE_KINDS:
-            values |= {"x": feature["x"], "y": feature["y"]}
+            values |= square_values(feature["x"], feature["y"])
             return _ACTION_FOR[kind]() % values
         return gettext("%(name)s takes the action: %(points)s") % values
     if points:
@@ -447,49 +452,39 @@ def _message_resolved(event: Event, names: Sequence[str], options: Options | Non
 
 _RETURNED_SCORED: Final[dict[str, Callable[[], str]]] = {
     "road": lambda: gettext(
-        "%(name)s takes the action: %(points)s for the road at (%(x)s, %(y)s), and the "
-        "highwayman returns"
+        "%(name)s takes the action: %(points)s for the road (%(where)s), and the highwayman returns"
     ),
     "city": lambda: gettext(
-        "%(name)s takes the action: %(points)s for the city at (%(x)s, %(y)s), and the "
-        "knight returns"
+        "%(name)s takes the action: %(points)s for the city (%(where)s), and the knight returns"
     ),
     "monastery": lambda: gettext(
-        "%(name)s takes the action: %(points)s for the monastery at (%(x)s, %(y)s), and the "
-        "monk returns"
+        "%(name)s takes the action: %(points)s for the monastery (%(where)s), and the monk returns"
     ),
     "field": lambda: gettext(
-        "%(name)s takes the action: %(points)s for the field at (%(x)s, %(y)s), and the "
-        "farmer returns"
+        "%(name)s takes the action: %(points)s for the field (%(where)s), and the farmer returns"
     ),
 }
 _RETURNED_UNSCORED: Final[dict[str, Callable[[], str]]] = {
     "road": lambda: gettext(
-        "%(name)s takes the action: the highwayman on the road at (%(x)s, %(y)s) returns "
-        "without scoring"
+        "%(name)s takes the action: the highwayman on the road (%(where)s) returns without scoring"
     ),
     "city": lambda: gettext(
-        "%(name)s takes the action: the knight on the city at (%(x)s, %(y)s) returns without "
-        "scoring"
+        "%(name)s takes the action: the knight on the city (%(where)s) returns without scoring"
     ),
     "monastery": lambda: gettext(
-        "%(name)s takes the action: the monk on the monastery at (%(x)s, %(y)s) returns "
-        "without scoring"
+        "%(name)s takes the action: the monk on the monastery (%(where)s) returns without scoring"
     ),
     "field": lambda: gettext(
-        "%(name)s takes the action: the farmer on the field at (%(x)s, %(y)s) returns without "
-        "scoring"
+        "%(name)s takes the action: the farmer on the field (%(where)s) returns without scoring"
     ),
 }
 _ACTION_FOR: Final[dict[str, Callable[[], str]]] = {
-    "road": lambda: gettext("%(name)s takes the action: %(points)s for the road at (%(x)s, %(y)s)"),
-    "city": lambda: gettext("%(name)s takes the action: %(points)s for the city at (%(x)s, %(y)s)"),
+    "road": lambda: gettext("%(name)s takes the action: %(points)s for the road (%(where)s)"),
+    "city": lambda: gettext("%(name)s takes the action: %(points)s for the city (%(where)s)"),
     "monastery": lambda: gettext(
-        "%(name)s takes the action: %(points)s for the monastery at (%(x)s, %(y)s)"
+        "%(name)s takes the action: %(points)s for the monastery (%(where)s)"
     ),
-    "field": lambda: gettext(
-        "%(name)s takes the action: %(points)s for the field at (%(x)s, %(y)s)"
-    ),
+    "field": lambda: gettext("%(name)s takes the action: %(points)s for the field (%(where)s)"),
 }
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from game.engine.errors import EngineError
+from game.words.places import square_values
 
 Params = Mapping[str, Any]
 
@@ -42,6 +43,8 @@ def engine_words(error: EngineError, shown: Callable[[str], str] | None = None) 
         reason = params.get("reason")
         if isinstance(reason, EngineError):
             params["reason"] = engine_words(reason, shown)
+    if "x" in params and "y" in params:
+        params = {**params, **square_values(params["x"], params["y"])}
     return wording(params)
 
 
@@ -109,12 +112,12 @@ def _not_one_of(p: Params) -> str:
 def _no_feature(p: Params) -> str:
     feature = p.get("feature")
     if feature == "city":
-        return _("The tile at (%(x)s, %(y)s) has no city at '%(at)s'.") % p
+        return _("The tile (%(where)s) has no city at '%(at)s'.") % p
     if feature == "road":
-        return _("The tile at (%(x)s, %(y)s) has no road at '%(at)s'.") % p
+        return _("The tile (%(where)s) has no road at '%(at)s'.") % p
     if feature == "field":
-        return _("The tile at (%(x)s, %(y)s) has no field at '%(at)s'.") % p
-    return _("The tile at (%(x)s, %(y)s) has no such feature.") % p
+        return _("The tile (%(where)s) has no field at '%(at)s'.") % p
+    return _("The tile (%(where)s) has no such feature.") % p
 
 
 def _points_on_carrier(p: Params) -> str:
@@ -240,14 +243,14 @@ WORDINGS: Final[Mapping[str, Callable[[Params], str]]] = {
     "turn_ending": lambda p: _("%(name)s's turn %(turn)s is already ending.") % p,
     "end_game_mid_turn": lambda p: _("The game can end only between turns."),
     # The board.
-    "no_tile": lambda p: _("There is no tile at (%(x)s, %(y)s).") % p,
-    "no_monastery": lambda p: _("The tile at (%(x)s, %(y)s) has no monastery.") % p,
+    "no_tile": lambda p: _("There is no tile there (%(where)s).") % p,
+    "no_monastery": lambda p: _("The tile (%(where)s) has no monastery.") % p,
     "no_feature": _no_feature,
     "not_open_cell": lambda p: (
-        _("(%(x)s, %(y)s) is not an empty space next to the tiles on the board.") % p
+        _("That place (%(where)s) is not an empty space next to the tiles on the board.") % p
     ),
     "does_not_fit": lambda p: (
-        _("Tile %(tile)s turned by %(rotation)s° does not fit at (%(x)s, %(y)s).") % p
+        _("Tile %(tile)s turned by %(rotation)s° does not fit there (%(where)s).") % p
     ),
     "feature_occupied": lambda p: _("A follower already stands on that feature."),
     "no_follower_left": lambda p: _("%(name)s has no follower left in supply.") % p,

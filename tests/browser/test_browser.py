@@ -688,7 +688,10 @@ def test_two_players_and_a_projector_play_a_game(
         elif done == FIRST_MESSAGE_RESOLVED:
             table.expect_all(view)
             # The log's lines isolate names between FSI and PDI (docs/protocol.md, "Names").
-            outcome = "\u2068Ann\u2069 takes the action: 1 point for the road at (-1, 0)"
+            outcome = (
+                "\u2068Ann\u2069 takes the action: 1 point for the road"
+                " (1 tile west of the start tile)"
+            )
             for player in table.players:
                 expect(player.page.locator("#log li").last).to_have_text(outcome)
             expect(table.projector.locator(".pj-log li").last).to_have_text(outcome)

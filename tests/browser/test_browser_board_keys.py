@@ -152,3 +152,133 @@ def test_a_tile_and_a_follower_placed_with_the_keyboard(server: str, browser: Br
     for context in (ann_context, bob_context):
         context.close()
     assert not watch.errors, watch.errors
+
+
+# Where the focus is, in short: "board", "dock:<act>" for a button of the panel under the board,
+# "log" for a line of the log, "body" when it fell to the page, else the element's tag.
+FOCUS = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  if (a.id === "board") return "board";
+  const b = a.closest("#dock button");
+  if (b) return "dock:" + b.dataset.act;
+  return a.closest("#log") ? "log" : a.tagName;
+}"""
+
+# The page's stops of the Tab key: what Tab reaches, in the order it does.
+TAB_STOPS = """() => [...document.querySelectorAll(
+    'a[href], button, input, select, textarea, summary, [tabindex]')].filter(
+  (el) => el.tabIndex >= 0 && !el.disabled && !el.closest("[hidden], [inert]")
+    && el.getClientRects().length).length"""
+
+DOCK_KINDS = {"rotate-hand": "tile", "skip": "follower", "figure": "figure", "message": "message"}
+
+
+def decision_of(page: Page) -> str | None:
+    """The kind of this seat's decision the panel offers, or None when it is not theirs."""
+    if not page.locator("#dock.mine").count():
+        return None
+    for act, kind in DOCK_KINDS.items():
+        if page.locator(f'#dock button[data-act="{act}"]').count():
+            return kind
+    return None
+
+
+def expected_focus(page: Page) -> str:
+    """Where the focus belongs now: the board for a tile, for a follower with spots and while
+    another seat decides; the panel's button for a figure or a message."""
+    kind = decision_of(page)
+    if kind in ("figure", "message"):
+        return f"dock:{kind}"
+    if kind == "follower" and not page.locator('#dock button[data-act="spot"]').count():
+        return "dock:skip"
+    return "board"
+
+
+def test_the_focus_follows_each_decision_and_the_log_is_one_tab_stop(
+    server: str, browser: Browser
+) -> None:
+    """A whole game played with the keyboard: after each decision the focus is where the next
+    one is made (never on the page's body), and the page has as many Tab stops at the last turn
+    as at the first however long the log has grown."""
+    watch = ConsoleWatch()
+    contexts = [
+        browser.new_context(base_url=server, viewport={"width": 1280, "height": 800})
+        for _ in range(2)
+    ]
+    ann, bob = (context.new_page() for context in contexts)
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(status_bar(ann)).to_contain_text("Your turn: place tile V")
+
+    played = {"Ann": 0, "Bob": 0}
+    stops: list[int] = []
+    log_lengths: list[int] = []
+    followers = {"Ann": 0, "Bob": 0}
+    decisions = 0
+    pages = {"Ann": ann, "Bob": bob}
+    while not ann.locator('[data-status="finished"]').count():
+        turn = [(name, page) for name, page in pages.items() if decision_of(page)]
+        if not turn:
+            # Nobody's decision: the game is over (its table's status follows its last view).
+            expect(ann.locator("[data-code]")).to_have_attribute("data-status", "finished")
+            break
+        assert len(turn) == 1, turn
+        ((name, page),) = turn
+        kind = decision_of(page)
+        version = page.locator("[data-code]").get_attribute("data-version")
+        if kind == "tile":
+            if played[name]:
+                # Every turn after the first starts with the focus on the board: no Tab.
+                assert page.evaluate(FOCUS) == "board"
+            else:
+                tab_to_board(page)
+            if name == "Ann":
+                stops.append(page.evaluate(TAB_STOPS))
+                log_lengths.append(page.locator("#log li").count())
+                expect(page.locator("#log [tabindex='0']")).to_have_count(1)
+            page.keyboard.press("Enter")
+            expect(dock_button(page, "place")).to_be_visible()
+            page.keyboard.press("Enter")
+            played[name] += 1
+        elif kind == "follower" and page.evaluate(FOCUS) == "board" and not followers[name]:
+            # A follower on the board: Enter picks the first spot, Enter places it.
+            page.keyboard.press("Enter")
+            expect(dock_button(page, "follower")).to_be_visible()
+            page.keyboard.press("Enter")
+            followers[name] += 1
+        elif kind == "follower":
+            # No follower: Tab from the board to the panel's button.
+            for _ in range(20):
+                if page.evaluate(FOCUS) == "dock:skip":
+                    break
+                page.keyboard.press("Tab")
+            assert page.evaluate(FOCUS) == "dock:skip"
+            page.keyboard.press("Enter")
+        else:
+            assert page.evaluate(FOCUS).startswith("dock:")
+            page.keyboard.press("Enter")
+        expect(page.locator("[data-code]")).not_to_have_attribute("data-version", version or "")
+        now = page.locator("[data-code]").get_attribute("data-version") or ""
+        for other in pages.values():
+            expect(other.locator("[data-code]")).to_have_attribute("data-version", now)
+        if page.locator('[data-status="finished"]').count():
+            # The end: the focus is on the panel that offers what comes next.
+            page.wait_for_function(f"() => ({FOCUS})().startsWith('dock:')", timeout=5000)
+            break
+        page.wait_for_function(
+            f"(want) => ({FOCUS})() === want", arg=expected_focus(page), timeout=5000
+        )
+        decisions += 1
+        assert decisions < 60, "the game never ended"
+    assert played["Ann"] >= 3 and played["Bob"] >= 2
+    # From the second turn on (the first seated view loads the alert settings, two more stops),
+    # the page's stops stay as many while the log grows.
+    assert log_lengths[-1] > log_lengths[1] + 5
+    assert stops[-1] == stops[1], (stops, log_lengths)
+    for context in contexts:
+        context.close()
+    assert not watch.errors, watch.errors

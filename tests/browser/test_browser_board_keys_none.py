@@ -94,6 +94,10 @@ def test_no_follower_left_is_said_with_the_button_to_tab_to(server: str, browser
     ann.keyboard.press("Enter")
 
     expect(ann.locator("#dock .hint").first).to_have_text("You have no follower left in supply.")
+    # The focus goes straight to the only decision left, the panel's button; back on the board,
+    # the board says why and names that button.
+    expect(ann.locator('#dock button[data-act="skip"]')).to_be_focused()
+    ann.locator("#board").focus()
     expect(say).to_have_text(
         "Nothing to pick on the board. You have no follower left in supply. Tab to “No follower”."
     )

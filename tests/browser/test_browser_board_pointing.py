@@ -74,6 +74,19 @@ def pointed_tiles(page: Page) -> set[tuple[int, int]]:
     return {(int(x // 100), int(y // 100)) for x, y in corners}
 
 
+def line_stop(page: Page, index: int) -> int:
+    """The tabindex of log line `index`'s stop (its pointing button, else the line)."""
+    return int(
+        page.evaluate(
+            """(i) => {
+                const li = [...document.querySelectorAll('#log li')].at(i);
+                return (li.querySelector('.log-place') || li).tabIndex;
+            }""",
+            index,
+        )
+    )
+
+
 def test_a_pointed_out_road_is_lit_on_every_tile(server: str, browser: Browser) -> None:
     watch = ConsoleWatch()
     laptop = browser.new_context(base_url=server, viewport={"width": 1366, "height": 768})
@@ -102,7 +115,7 @@ def test_a_pointed_out_road_is_lit_on_every_tile(server: str, browser: Browser) 
     expect(ann.locator(WHOLE)).to_have_count(0)
 
     # A log line naming the road, hovered on the laptop: every tile of the road is lit.
-    line = ann.locator("#log .log-place", has_text=re.compile(r"the road at \(-?\d+, -?\d+\)"))
+    line = ann.locator("#log .log-place", has_text=re.compile(r"the road \([^)]*start tile\)"))
     expect(line.first).to_be_visible()
     line.first.hover()
     expect(ann.locator(WHOLE)).to_have_count(len(ROAD))
@@ -112,15 +125,56 @@ def test_a_pointed_out_road_is_lit_on_every_tile(server: str, browser: Browser) 
     expect(ann.locator(WHOLE)).to_have_count(0)
 
     # A line about a tile alone (no feature) lights that tile.
-    placed = ann.locator("#log .log-place", has_text=re.compile(r"places tile \w+ at \(2, 0\)"))
+    placed = ann.locator(
+        "#log .log-place",
+        has_text=re.compile(r"places tile \w+ \(2 tiles east of the start tile\)"),
+    )
     placed.first.hover()
     expect(ann.locator(POINTED)).to_have_count(1)
     assert pointed_tiles(ann) == {(2, 0)}
     ann.mouse.move(5, 5)
     expect(ann.locator(POINTED)).to_have_count(0)
 
+    # With the keyboard: the log is one Tab stop, its newest line; the arrow keys, Home and End
+    # move between the lines, and the line reached points out its place as hovering does.
+    stops = ann.locator("#log [tabindex='0']")
+    expect(stops).to_have_count(1)
+    assert line_stop(ann, -1) == 0
+    stops.first.focus()
+    lines = ann.locator("#log li").all_text_contents()
+    road = next(i for i, text in enumerate(lines) if re.search(r"the road \([^)]*start tile", text))
+    plain = next(i for i, text in enumerate(lines) if "Turn" in text)
+    ann.keyboard.press("Home")
+    assert line_stop(ann, 0) == 0
+    for _ in range(road):
+        ann.keyboard.press("ArrowDown")
+    ann.wait_for_function(
+        "(i) => document.activeElement?.closest('#log li') === "
+        "document.querySelectorAll('#log li')[i]",
+        arg=road,
+    )
+    expect(ann.locator(WHOLE)).to_have_count(len(ROAD))
+    assert lit_tiles(ann) == ROAD
+    expect(stops).to_have_count(1)
+    assert line_stop(ann, road) == 0
+    # A line without a place points at nothing.
+    for _ in range(road - plain):
+        ann.keyboard.press("ArrowUp")
+    ann.wait_for_function(
+        "(i) => document.activeElement?.closest('#log li') === "
+        "document.querySelectorAll('#log li')[i]",
+        arg=plain,
+    )
+    expect(ann.locator(WHOLE)).to_have_count(0)
+    ann.keyboard.press("End")
+    ann.wait_for_function(
+        "() => document.activeElement?.closest('#log li')"
+        " === document.querySelector('#log li:last-child')"
+    )
+    expect(stops).to_have_count(1)
+
     # Tapped on the phone: the same, the board brought up with the road in sight.
-    tapped = bob.locator("#log .log-place", has_text=re.compile(r"the road at \(-?\d+, -?\d+\)"))
+    tapped = bob.locator("#log .log-place", has_text=re.compile(r"the road \([^)]*start tile\)"))
     tapped.first.scroll_into_view_if_needed()
     tapped.first.tap()
     expect(bob.locator(WHOLE)).to_have_count(len(ROAD))

@@ -2,7 +2,8 @@
 on the board: names that look like markup stay text everywhere; a message's choices are the
 server's labels with numbered marks on the board; the figure prompt under c2-zmg's alone rule
 promises no message for a blocked landing (the server's note says why); no dock text names a
-place by coordinates, and a log line that does points its place out when focused.
+place by coordinates, and a log line that names a place (from the start tile, in words) points it
+out when focused.
 
 Two players play tests/records/build_records.py's c2-zmg alone-rule game over websockets of their
 own browsers, as their pages would; their pages, one on a phone, must show what the server's view
@@ -83,7 +84,7 @@ def caught_up(page: Page, links: list[Link]) -> None:
 
 
 def no_coordinates(page: Page) -> None:
-    text = page.locator("#dock").inner_text() + page.locator("#status-bar").inner_text()
+    text = "\n".join(page.locator(where).inner_text() for where in ("#dock", "#status-bar", "#log"))
     assert not COORDINATES.search(text), text
 
 
@@ -181,8 +182,11 @@ def test_server_words_marks_and_names_as_text(server: str, browser: Browser) -> 
     shows_as_text(ann, QUOTES, "#dock")
     screenshot(bob, "table-alone-rule.png")
 
-    # A log line names its tile by coordinates; focused, it points the tile out on the board.
-    line = bob.locator("#log .log-place", has_text=re.compile(r"places tile F at \(0, -1\)"))
+    # A log line names its tile from the start tile, not by coordinates; focused, it points the
+    # tile out on the board.
+    line = bob.locator(
+        "#log .log-place", has_text=re.compile(r"places tile F \(1 tile north of the start tile\)")
+    )
     expect(line).to_have_count(1)
     expect(bob.locator("#board .layer-cells rect.hover")).to_have_count(0)
     line.focus()
@@ -190,7 +194,9 @@ def test_server_words_marks_and_names_as_text(server: str, browser: Browser) -> 
     line.blur()
     expect(bob.locator("#board .layer-cells rect.hover")).to_have_count(0)
     # On the phone, below the board: a tap on the line brings the board up with the tile shown.
-    tapped = ann.locator("#log .log-place", has_text=re.compile(r"places tile F at \(0, -1\)"))
+    tapped = ann.locator(
+        "#log .log-place", has_text=re.compile(r"places tile F \(1 tile north of the start tile\)")
+    )
     tapped.scroll_into_view_if_needed()
     expect(ann.locator("#board")).not_to_be_in_viewport()
     tapped.click()

@@ -81,28 +81,32 @@ def test_a_turn_with_a_completed_city_and_a_chain_of_messages():
     assert turn("board-c2hig-all-messages", 13) == [
         "Turn 13: Ann",
         "Ann draws tile E (9 left)",
-        "Ann places tile E at (0, -2)",
+        "Ann places tile E (2 tiles north of the start tile)",
         "Ann places a farmer on the field (north edge, west half)",
-        "The city at (0, -2) is completed: 3 tiles, 6 points",
-        "Ann scores 6 points for the city at (0, -2); the meeple lands on 10 (dark space)",
-        "Ann's knight returns from the city at (0, -1)",
+        "The city (2 tiles north of the start tile) is completed: 3 tiles, 6 points",
+        "Ann scores 6 points for the city (2 tiles north of the start tile); the meeple lands on"
+        " 10 (dark space)",
+        "Ann's knight returns from the city (1 tile north of the start tile)",
         "Ann draws message 2: Score your smallest city",
-        "Ann takes the action: 5 points for the city at (1, -3)",
-        "Ann scores 5 points for their smallest city at (1, -3); "
+        "Ann takes the action: 5 points for the city (3 tiles north and 1 tile east of the start"
+        " tile)",
+        "Ann scores 5 points for their smallest city (3 tiles north and 1 tile east of the start"
+        " tile); "
         "the messenger lands on 5 (dark space)",
         "Ann draws message 3: Score your smallest monastery",
-        "Ann takes the action: 5 points for the monastery at (0, 1)",
-        "Ann scores 5 points for their smallest monastery at (0, 1); "
+        "Ann takes the action: 5 points for the monastery (1 tile south of the start tile)",
+        "Ann scores 5 points for their smallest monastery (1 tile south of the start tile); "
         "the meeple lands on 15 (dark space)",
         "Ann draws message 1: Score your smallest road",
-        "Ann takes the action: 5 points for the road at (-2, 0)",
-        "Ann scores 5 points for their smallest road at (-2, 0); "
+        "Ann takes the action: 5 points for the road (2 tiles west of the start tile)",
+        "Ann scores 5 points for their smallest road (2 tiles west of the start tile); "
         "the messenger lands on 10 (dark space)",
         "Ann draws message 8: Score a follower and return it",
-        "Ann takes the action: 5 points for the road at (-1, 0), and the highwayman returns",
+        "Ann takes the action: 5 points for the road (1 tile west of the start tile), and the"
+        " highwayman returns",
         "Ann scores 5 points for the message (Score a follower and return it); "
         "the meeple lands on 20 (dark space)",
-        "Ann's highwayman returns from the road at (-1, 0)",
+        "Ann's highwayman returns from the road (1 tile west of the start tile)",
         "Ann draws message 6: 2 points per knight",
         "Ann takes the action: 2 points",
         "Ann scores 2 points for the message (2 points per knight); the messenger lands on 12",
@@ -118,7 +122,7 @@ def test_one_more_tile_then_two_points_instead_of_the_action():
         "Ann draws message 4: Place one more tile",
         "Ann takes the action: one more tile",
         "Ann draws tile A (2 left)",
-        "Ann places tile A at (3, 1)",
+        "Ann places tile A (1 tile south and 3 tiles east of the start tile)",
     ]
     assert turn("board-c2hig-all-messages", 21)[-3:] == [
         "Ann draws message 5: 2 points per coat of arms in your cities",
@@ -135,13 +139,15 @@ def test_the_end_of_a_board_game_with_laps_past_50():
         "The game ends: final scoring",
         "Ann's figures merge: 47 points on the messenger",
         "Bob's figures merge: 0 points on the meeple",
-        "Final scoring: Ann scores 5 points for the city at (1, -3); "
+        "Final scoring: Ann scores 5 points for the city (3 tiles north and 1 tile east of the"
+        " start tile); "
         "the messenger lands on 2, lap 2 (52 in all)",
-        "Final scoring: Bob scores 5 points for the monastery at (-1, 1); "
+        "Final scoring: Bob scores 5 points for the monastery (1 tile south and 1 tile west of"
+        " the start tile); "
         "the meeple lands on 5 (dark space)",
-        "Final scoring: Ann scores 6 points for the monastery at (0, 1); "
+        "Final scoring: Ann scores 6 points for the monastery (1 tile south of the start tile); "
         "the messenger lands on 8, lap 2 (58 in all)",
-        "Final scoring: Ann scores 3 points for the field at (0, -2); "
+        "Final scoring: Ann scores 3 points for the field (2 tiles north of the start tile); "
         "the messenger lands on 11, lap 2 (61 in all)",
         "Final ranking: 1. Ann 61, 2. Bob 5",
     ]
@@ -151,8 +157,9 @@ def test_message_8_returning_a_follower_without_scoring():
     """c2-zmg record, turn 3: Ann's farmer comes back through message 8 for no points."""
     assert turn("board-c2zmg-alone-rule", 3)[-3:] == [
         "Ann draws message 8: Score a follower and return it",
-        "Ann takes the action: the farmer on the field at (0, -3) returns without scoring",
-        "Ann's farmer returns from the field at (0, -3)",
+        "Ann takes the action: the farmer on the field (3 tiles north of the start tile) returns"
+        " without scoring",
+        "Ann's farmer returns from the field (3 tiles north of the start tile)",
     ]
 
 
@@ -167,7 +174,7 @@ def test_an_extra_turn_and_the_last_tile():
     assert turn("board-c3-all-messages", 17) == [
         "Turn 17: Bob",
         "Bob draws tile V (the last one)",
-        "Bob places tile V at (4, 1)",
+        "Bob places tile V (1 tile south and 4 tiles east of the start tile)",
     ]
 
 
@@ -265,7 +272,9 @@ def test_a_completed_monastery_names_no_tile_count():
         "points": 9,
         "where": {"x": 0, "y": 1, "feature": "monastery"},
     }
-    assert narrate([event], []) == ["The monastery at (0, 1) is completed: 9 points"]
+    assert narrate([event], []) == [
+        "The monastery (1 tile south of the start tile) is completed: 9 points"
+    ]
 
 
 def test_ties_share_a_place_in_the_ranking():

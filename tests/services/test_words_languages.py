@@ -57,16 +57,21 @@ def scored(points: int) -> dict[str, Any]:
 
 def test_points_in_german_have_the_plural_of_their_count() -> None:
     assert texts([scored(1), scored(2)], "de") == [
-        "Ann erhält 1 Punkt für die Stadt bei (0, -2); der Gefolgsmann landet auf 11",
-        "Ann erhält 2 Punkte für die Stadt bei (0, -2); der Gefolgsmann landet auf 12",
+        "Ann erhält 1 Punkt für die Stadt (2 Karten nördlich der Startkarte); der Gefolgsmann"
+        " landet auf 11",
+        "Ann erhält 2 Punkte für die Stadt (2 Karten nördlich der Startkarte); der Gefolgsmann"
+        " landet auf 12",
     ]
 
 
 def test_points_in_czech_have_the_three_forms_of_whole_numbers() -> None:
     assert texts([scored(1), scored(2), scored(5)], "cs") == [
-        "Ann získává 1 bod za město na (0, -2); družiník přistává na poli 11",
-        "Ann získává 2 body za město na (0, -2); družiník přistává na poli 12",
-        "Ann získává 5 bodů za město na (0, -2); družiník přistává na poli 15",
+        "Ann získává 1 bod za město (2 kartičky na sever od startovní kartičky); družiník"
+        " přistává na poli 11",
+        "Ann získává 2 body za město (2 kartičky na sever od startovní kartičky); družiník"
+        " přistává na poli 12",
+        "Ann získává 5 bodů za město (2 kartičky na sever od startovní kartičky); družiník"
+        " přistává na poli 15",
     ]
 
 
@@ -81,14 +86,14 @@ def test_a_turn_a_tile_and_a_message_in_german_and_czech() -> None:
     assert texts(events, "de") == [
         "Zug 3: Bob",
         "Bob zieht Karte E (noch 3)",
-        "Bob legt Karte E bei (1, 0)",
+        "Bob legt Karte E (1 Karte östlich der Startkarte)",
         "Bob zieht Depesche 2: Werte deine kleinste Stadt",
         "Endstand: 1. Bob 50, 2. Ann 41",
     ]
     assert texts(events, "cs") == [
         "Tah 3: Bob",
         "Bob táhne kartičku E (zbývají 3)",
-        "Bob pokládá kartičku E na (1, 0)",
+        "Bob pokládá kartičku E (1 kartička na východ od startovní kartičky)",
         "Bob táhne dopis 2: Vyhodnoť své nejmenší město",
         "Konečné pořadí: 1. Bob 50, 2. Ann 41",
     ]

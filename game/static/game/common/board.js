@@ -151,6 +151,11 @@ function segmentMarkup(f) {
   return "";
 }
 
+/** The start tile's mark, a star in its north-west corner: the log names places from it ("2 tiles
+ * north of the start tile"), so a player must be able to find it on a full board. */
+const START_MARK = () =>
+  html`<g class="start-mark" transform="translate(4 4)"><title>${gettext("The start tile")}</title><circle cx="9" cy="9" r="9"/><path d="M9 2.5L10.9 6.9L15.6 7.3L12 10.4L13.1 15L9 12.6L4.9 15L6 10.4L2.4 7.3L7.1 6.9Z"/></g>`;
+
 /** A stand-alone SVG of a tile, for panels. */
 export function tileSVG(catalogue, letter, rotation, className = "tile-svg") {
   return html`<svg class="${className}" viewBox="-2 -2 104 104" aria-label="${interpolate(gettext("tile %(letter)s"), { letter })}" role="img">${tileMarkup(catalogue, letter, rotation)}</svg>`;
@@ -268,7 +273,7 @@ export class Board {
       const last = view?.last_placed;
       this.layers.tiles.innerHTML = html`${board.tiles.map(
         (t) =>
-          html`<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, done.get(`${t.x},${t.y}`) || null)}</g>`,
+          html`<g transform="translate(${t.x * U} ${t.y * U})">${tileMarkup(this.catalogue, t.tile, t.rotation, done.get(`${t.x},${t.y}`) || null)}${!t.x && !t.y && START_MARK()}</g>`,
       )}${last && html`<rect class="last-placed" x="${last[0] * U + 2}" y="${last[1] * U + 2}" width="${U - 4}" height="${U - 4}" rx="3"/>`}`;
     }
     this.layers.followers.innerHTML = html`${board.followers.map((f) => {

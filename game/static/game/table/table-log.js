@@ -3,6 +3,8 @@
 // monastery or field there, with its `location` on the tile when known, which tells apart two
 // roads of one junction); a line with a place is a button that points the place out on the
 // board while it is hovered, focused or tapped. The words themselves are never read for places.
+// The log is one stop of the Tab key however long it grows: the arrow keys, Home and End move
+// between its lines (a roving tabindex), and a line reached so points out its place.
 
 import { gettext } from "../common/i18n.js";
 import { html, lineText } from "../common/shared.js";
@@ -58,11 +60,64 @@ export function watchLogPointing(root, point) {
     });
   on("pointerover", "hover");
   on("focusin", "focus");
+  // A line without a place, reached with the keyboard, points at nothing.
+  root.addEventListener("focusin", (e) => {
+    if (current && !e.target.closest?.(".log-place")) show(null, "none");
+  });
   on("click", "tap");
   root.addEventListener("pointerleave", () => {
     if (current && document.activeElement !== current) show(null, "none");
   });
   root.addEventListener("focusout", (e) => {
     if (!root.contains(e.relatedTarget)) show(null, "none");
+  });
+}
+
+/** The focusable part of each line of `log`: its pointing button, else the line itself. */
+function stopsOf(log) {
+  return [...log.children].map((li) => li.querySelector(".log-place") || li);
+}
+
+/**
+ * Make the lines of `log` one Tab stop. Call after each drawing of the lines: `keep` is the
+ * index of the line that had the focus before (it gets it back), or -1 (the newest line becomes
+ * the stop).
+ */
+export function rovingLog(log, keep = -1) {
+  const stops = stopsOf(log);
+  if (!stops.length) return;
+  const at = keep >= 0 ? Math.min(keep, stops.length - 1) : stops.length - 1;
+  stops.forEach((stop, i) => {
+    stop.tabIndex = i === at ? 0 : -1;
+  });
+  if (keep >= 0) stops[at].focus({ preventScroll: false });
+}
+
+/** The index of the log line that holds the focus, or -1. */
+export function focusedLine(log) {
+  return stopsOf(log).indexOf(document.activeElement);
+}
+
+const MOVES = {
+  ArrowUp: (i) => i - 1,
+  ArrowDown: (i) => i + 1,
+  Home: () => 0,
+  End: (_, n) => n - 1,
+};
+
+/** The arrow keys, Home and End between the lines of `log`. */
+export function watchLogKeys(log) {
+  log.addEventListener("keydown", (e) => {
+    const move = MOVES[e.key];
+    if (!move || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    const stops = stopsOf(log);
+    const here = stops.indexOf(document.activeElement);
+    if (here < 0) return;
+    const to = Math.max(0, Math.min(stops.length - 1, move(here, stops.length)));
+    e.preventDefault();
+    if (to === here) return;
+    stops[here].tabIndex = -1;
+    stops[to].tabIndex = 0;
+    stops[to].focus();
   });
 }

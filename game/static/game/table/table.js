@@ -9,9 +9,9 @@ import { renderScoreboard } from "../common/scoreboard.js";
 import { noteAway, seatFrame } from "./seats.js";
 import { gettext, interpolate } from "../common/i18n.js";
 import { isolate, lineKind, lineText } from "../common/shared.js";
-import { renderDock, renderStatus } from "./table-dock.js";
+import { renderDock as drawDock, renderStatus } from "./table-dock.js";
 import { renderLobby } from "./table-lobby.js";
-import { logLineHtml, watchLogPointing } from "./table-log.js";
+import { focusedLine, logLineHtml, rovingLog, watchLogKeys, watchLogPointing } from "./table-log.js";
 import { nextRotation, overlayFor } from "./table-overlay.js";
 import { renderAbsent, renderPlayers, renderTilesLeft } from "./table-players.js";
 import { $, catalogue, code, mine, nameOf, page, pending, s, seatInfo, styleOf, you } from "./table-state.js";
@@ -169,10 +169,67 @@ const pointAt = (places, how) => {
 };
 watchLogPointing($("#log"), pointAt);
 watchLogPointing($("#dock"), pointAt);
+watchLogKeys($("#log"));
+
+// --- keyboard play: the focus follows the decision ------------------------------------------
+// Redrawing the panel under the board replaces its buttons; the focus would fall to the page's
+// body and a keyboard player would Tab through the whole page to the next decision. So, for a
+// player who uses the keyboard, a redrawing keeps the focus on the same button when it is still
+// there, and a new decision takes the focus to its place: the board for a tile or a follower
+// (its arrow keys start there), else the panel's first button. Focus elsewhere (a field, the
+// log, the players' card) is never taken.
+
+let usingKeys = false;
+addEventListener("keydown", () => (usingKeys = true), true);
+addEventListener("pointerdown", () => (usingKeys = false), true);
+let focusedFor = null; // the decision (status and `s.viewKey`) the focus was last placed for
+
+/** The control of the decision shown now: the board, or the panel's first button. */
+function decisionControl() {
+  const p = pending();
+  const onBoard = p && mine() && (p.type === "place_tile" || (p.type === "place_follower" && p.spots?.length));
+  const button = $("#dock").querySelector("button.primary:not(:disabled), button:not(:disabled)");
+  if (s.table?.status === "finished") return button || $("#board");
+  if (onBoard || !button || !mine()) return $("#board");
+  return button;
+}
+
+/** What tells a panel button from the others, to find it again after a redrawing. */
+function buttonKey(el) {
+  const b = el?.closest?.("button[data-act]");
+  return b ? ["act", "i", "k", "dir", "figure"].map((k) => b.dataset[k] ?? "").join("|") : null;
+}
+
+/** Draw with `draw`, then put the focus where a keyboard player needs it. */
+function keepFocus(draw) {
+  const before = document.activeElement;
+  const lostBefore = !before || before === document.body;
+  const inPlay = lostBefore || before === $("#board") || $("#dock").contains(before);
+  const key = buttonKey(before);
+  draw();
+  const decision = `${s.table?.status}:${s.viewKey}`;
+  const fresh = decision !== focusedFor;
+  focusedFor = decision;
+  if (!usingKeys || !inPlay || !["playing", "finished"].includes(s.table?.status)) return;
+  const now = document.activeElement;
+  const lost = !now || now === document.body || !now.isConnected;
+  if (!fresh && !lost) return;
+  const same = !fresh && key && [...$("#dock").querySelectorAll("button[data-act]")].find((b) => buttonKey(b) === key);
+  const target = same && !same.disabled ? same : decisionControl();
+  if (target && target !== now) target.focus();
+}
+
+function renderDock() {
+  keepFocus(drawDock);
+}
 
 // --- rendering -----------------------------------------------------------------------------
 
 function render() {
+  keepFocus(draw);
+}
+
+function draw() {
   const t = s.table;
   if (!t) return;
   const status = t.status;
@@ -230,7 +287,7 @@ function renderGame() {
   renderOverlay();
   renderStatus();
   renderAbsent();
-  renderDock();
+  drawDock();
   renderPlayers();
   try {
     renderScoreboard($("#scoreboard"), v, s.table, { large: false });
@@ -248,7 +305,10 @@ setInterval(() => {
 }, 1000);
 
 function renderLog(jump) {
-  renderLogInto($("#log"), s.lines, jump, logLineHtml);
+  const log = $("#log");
+  const keep = focusedLine(log);
+  renderLogInto(log, s.lines, jump, logLineHtml);
+  rovingLog(log, keep);
 }
 
 // --- actions -------------------------------------------------------------------------------
