@@ -38,12 +38,12 @@ function allSharesOn(figure) {
 export function flushKeys() {
   while (s.keys.length && !s.busy && !s.confirm && !s.refused && s.view) {
     const k = s.keys.shift();
-    handleKey(k.key, k.inPoints, k.inPanel, true);
+    handleKey(k.key, k.inPoints, k.inPanel, true, k.onPanel);
   }
 }
 
 /** One key (`queued`: typed while in flight); true if it did something. */
-function handleKey(key, inPoints, inPanel, queued = false) {
+function handleKey(key, inPoints, inPanel, queued = false, onPanel = false) {
   const input = $("#cs-points");
   const p = s.view.pending;
   let done = true;
@@ -54,7 +54,7 @@ function handleKey(key, inPoints, inPanel, queued = false) {
   } else if (key === "Backspace" && input && queued) {
     input.value = input.value.slice(0, -1);
     input.dispatchEvent(new Event("input", { bubbles: true }));
-  } else if (key === "Enter" && inPoints) enterKey();
+  } else if (key === "Enter" && (inPoints || onPanel)) enterKey();
   else if (
     (key === "ArrowUp" || key === "ArrowDown") &&
     inPanel &&
@@ -96,14 +96,16 @@ document.addEventListener("keydown", (e) => {
   if (inField || s.confirm) return;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const inPanel = inPoints || Boolean(e.target.closest?.("#panel")) || e.target === document.body;
+  // Focus on the panel itself (not one of its buttons): Enter is the key's, not a choice's.
+  const onPanel = e.target.id === "panel" || e.target === document.body;
   if (s.busy) {
     if (/^([0-9a-z]|Enter|Backspace|Arrow(Up|Down))$/.test(key) && s.sent) {
-      s.keys.push({ key, inPoints, inPanel });
+      s.keys.push({ key, inPoints, inPanel, onPanel });
       e.preventDefault();
     }
     return;
   }
-  if (handleKey(key, inPoints, inPanel)) e.preventDefault();
+  if (handleKey(key, inPoints, inPanel, false, onPanel)) e.preventDefault();
 });
 
 document.addEventListener("input", (e) => {

@@ -228,11 +228,12 @@ function renderPanel() {
   }
 }
 
-/** Focus where the next entry starts (with a keyboard only: a phone would open its own). */
+/** Focus where the next entry starts (with a keyboard only: a phone would open its own): the
+ * points, or the panel itself, never one of its choices, so that Enter does what the key does
+ * (docs/players.md) and no choice is taken by accident. */
 function focusStart() {
   if (!keyboard || document.activeElement?.closest?.("#cs-confirm, #cs-refused, select")) return;
-  const target = $("#cs-points") || $("#panel button:not([disabled])");
-  target?.focus();
+  ($("#cs-points") || $("#panel"))?.focus();
 }
 
 document.addEventListener("click", (e) => {
