@@ -48,3 +48,26 @@ def test_enter_on_an_extra_turn_takes_the_extra_turn(server: str, browser: Brows
     assert ann["score"] == 5, ann
     assert not watch.errors, watch.errors
 
+
+def test_the_players_card_and_figure_buttons_say_points_then_space(
+    server: str, browser: Browser
+) -> None:
+    """55 points for Ann's messenger take it once round the track of 50: its button says the
+    points before and after, then the space it lands on; the players card says each figure's
+    points, then its space, both as the server says."""
+    watch = ConsoleWatch()
+    host, frames = tabletop_console(server, browser, "c2-hig")
+    watch.watch(host, "host")
+    host.locator("#cs-points").focus()
+    host.keyboard.type("55")
+    messenger = panel(host).locator('button[data-act="score"][data-figure="messenger"]')
+    expect(messenger.locator("span").first).to_have_text("0 → 55 (space 5, +1 lap)")
+    host.keyboard.press("e")
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    ann = frames.view()["players"][0]
+    assert (ann["messenger"], ann["messenger_space"]) == (55, 5), ann
+    expect(host.locator("#players li").first.locator(".p-sub")).to_have_text(
+        "Meeple 0 points (space 0) · Messenger 55 points (space 5)"
+    )
+    assert not watch.errors, watch.errors
