@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, expect
 from tests import servers
 from tests.browser.test_browser import ConsoleWatch
 from tests.browser.test_browser_console_server_words import panel, score, tabletop_console
+from tests.browser.test_browser_tabletop import four_at_a_c3_table
 
 pytestmark = pytest.mark.services
 
@@ -71,3 +72,36 @@ def test_the_players_card_and_figure_buttons_say_points_then_space(
         "Meeple 0 points (space 0) · Messenger 55 points (space 5)"
     )
     assert not watch.errors, watch.errors
+
+
+def test_a_refused_t_is_said_and_the_keys_after_it_wait(server: str, browser: Browser) -> None:
+    """T T 5 Enter typed while Ann's end of turn is still unanswered: the first T ends her turn;
+    the second comes as Cleo's turn has only just begun, when "End Cleo's turn" is held against
+    a double click: it is refused, and said (in the alert beside the form), and "5 Enter", meant
+    for the turn after Cleo's, are not applied to Cleo but listed; a key typed while the note
+    stands waits too, and Escape puts the note away."""
+    watch = ConsoleWatch()
+    host, socket = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    host.locator("#cs-points").focus()
+    socket.holding = True
+    for key in ["t", "t", "5", "Enter"]:
+        host.keyboard.press(key)
+    socket.wait_for_held(host, "update")
+    socket.release()
+    expect(host.locator("#turn")).to_contain_text("Cleo's turn")
+    note = host.locator("#cs-refused")
+    expect(note).to_have_attribute("role", "alert")
+    expect(note).to_contain_text("T did not end Cleo's turn: it has only just begun.")
+    expect(note).to_contain_text("Keys typed after it were not applied: 5 Enter.")
+    expect(note.locator('button[data-act="discard"]')).to_be_focused()
+    host.keyboard.press("3")
+    expect(note).to_contain_text("Keys typed after it were not applied: 5 Enter 3.")
+    expect(host.locator("#cs-points")).to_have_value("")
+    expect(host.locator("#players .p-score")).to_have_text(["0", "0", "0", "0"])
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    host.keyboard.press("Escape")
+    expect(note).to_be_empty()
+    expect(host.locator("#cs-points")).to_be_focused()
+    assert not watch.errors, watch.errors
+

@@ -598,7 +598,8 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     expect(panel(host).locator('button[data-act="end-turn"]')).to_have_attribute(
         "title", "End turn 2 (T)"
     )
-    # T pressed twice ends one turn too; U takes it back; focus stays on the entry.
+    # T pressed twice ends one turn too (the second is refused, and said); U takes it back;
+    # focus stays on the entry.
     expect(panel(host).locator("#cs-points")).to_be_focused()
     host.keyboard.press("t")
     host.keyboard.press("t")
@@ -607,6 +608,11 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     host.wait_for_timeout(1500)
     expect_scores(pages, view, tv)
     expect(host.locator("#turn")).to_contain_text("Cy's turn")
+    # The second T is refused and said; Escape puts the note away, back on the entry.
+    expect(host.locator("#cs-refused")).to_contain_text("T did not end Cy's turn")
+    host.keyboard.press("Escape")
+    expect(host.locator("#cs-refused")).to_be_empty()
+    expect(panel(host).locator("#cs-points")).to_be_focused()
     host.keyboard.press("u")
     view = engine.undo(0)
     expect_scores(pages, view, tv)

@@ -167,12 +167,19 @@ function renderNotes() {
   const r = s.refused;
   const again =
     r?.draft && html`<button type="button" class="btn primary" data-act="again">${gettext("Send again")}</button>`;
+  // A refused key's: the keys typed after it, not applied.
+  const dropped =
+    r?.dropped?.length > 0 &&
+    ` ${interpolate(gettext("Keys typed after it were not applied: %(keys)s."), { keys: r.dropped.join(" ") })}`;
+  const focused = document.activeElement?.closest?.("#cs-refused");
   show(
     $("#cs-refused"),
     r
-      ? html`<p><b>${r.draft ? gettext("Not counted: the entry is back in the form.") : gettext("Not done.")}</b> ${r.text}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? gettext("Discard") : gettext("OK")}</button></div>`
+      ? html`<p><b>${r.draft ? gettext("Not counted: the entry is back in the form.") : gettext("Not done.")}</b> ${r.text}${dropped}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? gettext("Discard") : gettext("OK")}</button></div>`
       : "",
   );
+  // Drawn again as keys are added: the focus stays on its button.
+  if (r?.key && focused) $('#cs-refused button[data-act="discard"]')?.focus();
 }
 
 function renderTurn() {
