@@ -105,3 +105,65 @@ def test_a_refused_t_is_said_and_the_keys_after_it_wait(server: str, browser: Br
     expect(host.locator("#cs-points")).to_be_focused()
     assert not watch.errors, watch.errors
 
+
+def test_a_question_comes_up_in_view_keeps_the_keyboard_and_closes_with_escape(
+    server: str, browser: Browser
+) -> None:
+    """The host's "Adjust a figure…" asks first: the question is a modal dialog in view whatever
+    the page's scroll, Tab goes round its own buttons only, Escape closes it (nothing sent),
+    and asked again, Shift+Tab and Enter confirm it from the keyboard."""
+    watch = ConsoleWatch()
+    host, frames = tabletop_console(server, browser, "c2-hig")
+    watch.watch(host, "host")
+    host.set_viewport_size({"width": 1366, "height": 600})
+    score(host, "Ann", 5, "meeple")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    host.locator('#undo button[data-act="fix-open"]').click()
+    fix = host.locator("#fix")
+    fix.locator('select[name="adj-seat"]').select_option("0")
+    fix.locator('select[name="adj-figure"]').select_option("meeple")
+    fix.locator('input[name="adj-points"]').fill("-3")
+    adjust = fix.locator('button[data-act="fix-adjust"]')
+    adjust.scroll_into_view_if_needed()
+    adjust.click()
+    question = host.locator("#cs-confirm")
+    expect(question).to_contain_text("−3 on Ann's meeple (5 → 2)?")
+    expect(question).to_be_in_viewport()
+    no = question.locator('button[data-act="confirm-no"]')
+    expect(no).to_be_focused()
+    for _ in range(3):
+        host.keyboard.press("Tab")
+        expect(host.locator("#cs-confirm :focus")).to_have_count(1)
+    assert question.evaluate("(box) => box.matches(':modal')")
+    host.keyboard.press("Escape")
+    expect(question).to_be_hidden()
+    expect(question).to_be_empty()
+    assert frames.view()["version"] == 1
+    adjust.click()
+    expect(question).to_be_in_viewport()
+    expect(no).to_be_focused()
+    host.keyboard.press("Shift+Tab")
+    expect(question.locator('button[data-act="confirm-yes"]')).to_be_focused()
+    host.keyboard.press("Enter")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "2")
+    expect(question).to_be_hidden()
+    assert frames.view()["players"][0]["meeple"] == 2
+    assert not watch.errors, watch.errors
+
+
+def test_the_alerts_menu_and_a_phone_link_close_with_escape(server: str, browser: Browser) -> None:
+    """The host's alerts menu and Bob's phone link (he was added without a phone), opened from
+    the keyboard, close with Escape, the focus back on what opened them."""
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c2-hig")
+    watch.watch(host, "host")
+    for menu in (host.locator("#alerts"), host.locator("#players details.rejoin").first):
+        summary = menu.locator("summary")
+        summary.focus()
+        host.keyboard.press("Enter")
+        expect(menu).to_have_attribute("open", "")
+        host.keyboard.press("Tab")
+        host.keyboard.press("Escape")
+        expect(menu).not_to_have_attribute("open", "")
+        expect(summary).to_be_focused()
+    assert not watch.errors, watch.errors

@@ -114,6 +114,13 @@ document.addEventListener("keydown", (e) => {
   // The language switcher keeps its own keys.
   if (e.ctrlKey || e.metaKey || e.altKey || !s.view || e.target.closest?.(".language")) return;
   if (e.key === "Escape") {
+    // The alerts menu and a phone link close, back on what opened them.
+    const menu = e.target.closest?.("details[open]:is(#alerts, .rejoin)");
+    if (menu) {
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+      return;
+    }
     if (s.fix && e.target.closest?.("#fix") && !s.confirm) s.fix.escape();
     else if (s.confirm) cancelAsk();
     else if (s.refused?.key) $('#cs-refused button[data-act="discard"]')?.click();
