@@ -79,7 +79,7 @@ def test_a_refused_t_is_said_and_the_keys_after_it_wait(server: str, browser: Br
     the second comes as Cleo's turn has only just begun, when "End Cleo's turn" is held against
     a double click: it is refused, and said (in the alert beside the form), and "5 Enter", meant
     for the turn after Cleo's, are not applied to Cleo but listed; a key typed while the note
-    stands waits too, and Escape puts the note away."""
+    stands waits too, and Escape puts the note away; then T ends Cleo's turn."""
     watch = ConsoleWatch()
     host, socket = four_at_a_c3_table(server, browser)
     watch.watch(host, "host")
@@ -92,7 +92,9 @@ def test_a_refused_t_is_said_and_the_keys_after_it_wait(server: str, browser: Br
     expect(host.locator("#turn")).to_contain_text("Cleo's turn")
     note = host.locator("#cs-refused")
     expect(note).to_have_attribute("role", "alert")
-    expect(note).to_contain_text("T did not end Cleo's turn: it has only just begun.")
+    expect(note).to_contain_text(
+        "T did not end Cleo's turn: it had only just begun. To end it, press Esc, then T."
+    )
     expect(note).to_contain_text("Keys typed after it were not applied: 5 Enter.")
     expect(note.locator('button[data-act="discard"]')).to_be_focused()
     host.keyboard.press("3")
@@ -103,6 +105,10 @@ def test_a_refused_t_is_said_and_the_keys_after_it_wait(server: str, browser: Br
     host.keyboard.press("Escape")
     expect(note).to_be_empty()
     expect(host.locator("#cs-points")).to_be_focused()
+    # As the note says: Esc, then T (once the button is no longer held) ends Cleo's turn.
+    expect(panel(host).locator('button[data-act="end-turn"]')).to_be_enabled()
+    host.keyboard.press("t")
+    expect(host.locator("#turn")).to_contain_text("Dan's turn")
     assert not watch.errors, watch.errors
 
 

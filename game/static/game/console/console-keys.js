@@ -52,7 +52,7 @@ function endTurnKey() {
   const button = $('#panel button[data-act="end-turn"]');
   if (button && !button.disabled) return button.click();
   const text = button
-    ? interpolate(gettext("T did not end %(name)s's turn: it has only just begun. Press T again to end it."), {
+    ? interpolate(gettext("T did not end %(name)s's turn: it had only just begun. To end it, press Esc, then T."), {
         name: nameOf(s.view.active_seat),
       })
     : gettext("T: there is no turn to end here now.");
