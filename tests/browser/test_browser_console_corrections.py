@@ -60,8 +60,14 @@ class Engine:
 def shows(pages: list[Page], view: dict[str, Any]) -> None:
     """Every page holds the engine's version and shows its totals and figures."""
     scores = [str(p["score"]) for p in view["players"]]
+
+    def figure(name: str, points: int, space: int) -> str:
+        return f"{name} {points} point{'' if points == 1 else 's'} (space {space})"
+
     figures = [
-        f"Meeple {p['meeple_space']} · Messenger {p['messenger_space']}" for p in view["players"]
+        f"{figure('Meeple', p['meeple'], p['meeple_space'])} · "
+        f"{figure('Messenger', p['messenger'], p['messenger_space'])}"
+        for p in view["players"]
     ]
     for page in pages:
         expect(page.locator("#table-page")).to_have_attribute("data-version", str(view["version"]))

@@ -150,7 +150,7 @@ def test_the_figure_buttons_say_what_the_server_previews_under_the_alone_rule(
     landing = next(f for f in answer["figures"] if f["seat"] == 0 and f["figure"] == "meeple")
     assert (landing["to"], landing["dark"], landing["draws_message"]) == (5, True, False)
     assert landing["why_not"] == "alone_rule"
-    expect(meeple.locator("span")).to_have_text("0 → 5")
+    expect(meeple.locator("span")).to_have_text("0 → 5 (space 5)")
     expect(meeple.locator(".dark-tag")).to_have_text(landing["note"])
     expect(meeple).not_to_contain_text("draws a message")
     hint = frames.table()["message_rule"]

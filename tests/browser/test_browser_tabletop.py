@@ -216,7 +216,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     host.keyboard.type("3")
     expect(panel(host).locator("#cs-points")).to_have_value("3")
     expect(panel(host).locator('button[data-act="score"][data-figure="meeple"]')).to_contain_text(
-        "0 → 3"
+        "0 → 3 (space 3)"
     )
     host.keyboard.press("Enter")
     view = engine.add(0, "score", points=3, figure="meeple", category="road")
@@ -224,7 +224,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     panel(host).locator('button[data-act="seat"]', has_text="Bob").click()
     panel(host).locator('button[data-act="points"][data-n="5"]').click()
     messenger = panel(host).locator('button[data-act="score"][data-figure="messenger"]')
-    expect(messenger).to_contain_text("0 → 5")
+    expect(messenger).to_contain_text("0 → 5 (space 5)")
     # The server's note and rule (only the player whose turn it is draws: rules/messengers.md §1).
     expect(messenger.locator(".dark-tag")).to_have_text(
         "dark, but only \u2068Ann\u2069 draws messages this turn"
@@ -455,7 +455,9 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     host.keyboard.type("66c")
     expect(panel(host).locator("#cs-points")).to_have_value("66")
     expect(panel(host).locator('button[data-cat="city"]')).to_have_attribute("aria-pressed", "true")
-    expect(panel(host).locator('button[data-figure="meeple"] span')).to_have_text("0 → 16, +1 lap")
+    expect(panel(host).locator('button[data-figure="meeple"] span')).to_have_text(
+        "0 → 66 (space 16, +1 lap)"
+    )
     host.keyboard.press("m")
     # 2. ...is implausible: asked first, and the draft is kept whatever the answer.
     expect(host.locator("#cs-confirm")).to_contain_text("Really 66 points for Bob?")
@@ -490,7 +492,7 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     expect(panel(host).locator("#cs-points")).to_be_focused()
     host.keyboard.type("8")
     meeple = panel(host).locator('button[data-act="score"][data-figure="meeple"]')
-    expect(meeple).to_contain_text("44 → 2, +1 lap")
+    expect(meeple).to_contain_text("44 → 52 (space 2, +1 lap)")
     expect(meeple).to_have_attribute("aria-keyshortcuts", "M")
     host.keyboard.press("m")
     view = engine.add(0, "score", points=8, figure="meeple")
@@ -596,7 +598,8 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     expect(panel(host).locator('button[data-act="end-turn"]')).to_have_attribute(
         "title", "End turn 2 (T)"
     )
-    # T pressed twice ends one turn too; U takes it back; focus stays on the entry.
+    # T pressed twice ends one turn too (the second is refused, and said); U takes it back;
+    # focus stays on the entry.
     expect(panel(host).locator("#cs-points")).to_be_focused()
     host.keyboard.press("t")
     host.keyboard.press("t")
@@ -605,6 +608,11 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
     host.wait_for_timeout(1500)
     expect_scores(pages, view, tv)
     expect(host.locator("#turn")).to_contain_text("Cy's turn")
+    # The second T is refused and said; Escape puts the note away, back on the entry.
+    expect(host.locator("#cs-refused")).to_contain_text("T did not end Cy's turn")
+    host.keyboard.press("Escape")
+    expect(host.locator("#cs-refused")).to_be_empty()
+    expect(panel(host).locator("#cs-points")).to_be_focused()
     host.keyboard.press("u")
     view = engine.undo(0)
     expect_scores(pages, view, tv)
@@ -718,10 +726,10 @@ def test_keys_typed_while_an_entry_is_in_flight_count_as_typed(
     expect(host.locator("#players .p-score")).to_have_text(["0", "4", "3", "2"])
     expect(host.locator("#players .p-sub")).to_have_text(
         [
-            "Meeple 0 · Messenger 0",
-            "Meeple 4 · Messenger 0",
-            "Meeple 3 · Messenger 0",
-            "Meeple 2 · Messenger 0",
+            "Meeple 0 points (space 0) · Messenger 0 points (space 0)",
+            "Meeple 4 points (space 4) · Messenger 0 points (space 0)",
+            "Meeple 3 points (space 3) · Messenger 0 points (space 0)",
+            "Meeple 2 points (space 2) · Messenger 0 points (space 0)",
         ]
     )
 

@@ -209,7 +209,7 @@ function finalAddHtml(seats, points) {
 /** A figure's move and note from the server's preview, as a button's inside. */
 function landingHtml(seat, figure, points, figures) {
   const landing = landingOf(figures, seat, figure);
-  const from = s.view.players[seat][`${figure}_space`];
+  const from = s.view.players[seat][figure] ?? 0;
   const note = landing?.note && html` <em class="dark-tag">${landing.note}</em>`;
   return { dark: Boolean(landing?.dark), inside: html`<span>${moveText(from, points, landing)}</span>${note}` };
 }

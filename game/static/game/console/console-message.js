@@ -19,7 +19,7 @@ export function figureHtml(p) {
   if (!mayActFor(p.seat)) return html`${head}<p class="hint">${say(gettext("Waiting for %(name)s."), values)}</p>`;
   const options = p.options.map((o) => {
     const note = o.note && html` <em class="dark-tag">${o.note}</em>`;
-    return html`<button type="button" class="btn figure${o.dark ? " dark" : ""}" data-act="figure" data-figure="${o.figure}" aria-keyshortcuts="${KEY_OF[o.figure]}">${FIGURE[o.figure]?.() ?? o.figure}<span>${moveText(o.from, p.points, o)}</span>${note}</button>`;
+    return html`<button type="button" class="btn figure${o.dark ? " dark" : ""}" data-act="figure" data-figure="${o.figure}" aria-keyshortcuts="${KEY_OF[o.figure]}">${FIGURE[o.figure]?.() ?? o.figure}<span>${moveText(s.view.players[p.seat]?.[o.figure] ?? 0, p.points, o)}</span>${note}</button>`;
   });
   return html`${head}<div class="figures">${options}</div>`;
 }

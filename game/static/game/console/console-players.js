@@ -1,8 +1,8 @@
 // The players card: scores, figures, phone links, usual figures, one's own preference.
 
 import { $, isHost, paint, s, seatInfo, show, swatch, wire, you } from "./console-state.js";
-import { gettext, interpolate, pgettext } from "../common/i18n.js";
-import { html, isolate, nameHtml, say } from "../common/shared.js";
+import { gettext, interpolate, number, pgettext } from "../common/i18n.js";
+import { html, isolate, nameHtml, pts, say } from "../common/shared.js";
 import { toast } from "../common/ui.js";
 
 const USUAL = () => [
@@ -28,10 +28,16 @@ function playerHtml(pl, link) {
   const mine = pl.seat === you();
   const figures = pl.carrier
     ? (CARRIES[pl.carrier]?.() ?? pl.carrier)
-    : interpolate(gettext("Meeple %(meeple)s · Messenger %(messenger)s"), {
-        meeple: pl.meeple_space,
-        messenger: pl.messenger_space,
-      });
+    : // Points first, the space on the track second: both the server's.
+      interpolate(
+        gettext("Meeple %(meeple)s (space %(meeple_space)s) · Messenger %(messenger)s (space %(messenger_space)s)"),
+        {
+          meeple: pts(pl.meeple ?? 0),
+          meeple_space: number(pl.meeple_space),
+          messenger: pts(pl.messenger ?? 0),
+          messenger_space: number(pl.messenger_space),
+        },
+      );
   const usual = info?.preference || "ask";
   const choose =
     isHost() &&

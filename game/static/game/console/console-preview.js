@@ -1,7 +1,7 @@
 // Where the draft's points would take each figure and whether that draws a message: the
 // server's entry `preview`, asked once per draft and version ("5 → …" until it answers).
 
-import { interpolate, ngettext, number } from "../common/i18n.js";
+import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
 import { paint, s, wire } from "./console-state.js";
 
 const ID_PREFIX = "entry-";
@@ -64,17 +64,19 @@ export const previewRefused = (msg) => typeof msg.id === "string" && msg.id.star
 export const landingOf = (figures, seat, figure) =>
   figures?.find((f) => f.seat === seat && f.figure === figure) || null;
 
-/** "5 → 21", "5 → 21, +1 lap"; "5 → …" until the answer, "5 → ?" without points. */
-export function moveText(from, points, landing) {
-  if (!points) return `${from} → ?`;
-  if (!landing) return `${from} → …`;
-  if (!landing.laps) return `${landing.from} → ${landing.to}`;
+/** A figure's points before and after, then the space it lands on (both the server's): "5 → 21
+ * (space 21)", "45 → 52 (space 2, +1 lap)"; "5 → …" until the answer, "5 → ?" without points. */
+export function moveText(before, points, landing) {
+  if (!points) return `${number(before)} → ?`;
+  if (!landing) return `${number(before)} → …`;
+  const values = { from: number(before), to: number(landing.total), space: number(landing.to) };
+  if (!landing.laps) return interpolate(gettext("%(from)s → %(to)s (space %(space)s)"), values);
   return interpolate(
-    ngettext("%(from)s → %(to)s, +%(count)s lap", "%(from)s → %(to)s, +%(count)s laps", landing.laps),
-    {
-      from: landing.from,
-      to: landing.to,
-      count: number(landing.laps),
-    },
+    ngettext(
+      "%(from)s → %(to)s (space %(space)s, +%(count)s lap)",
+      "%(from)s → %(to)s (space %(space)s, +%(count)s laps)",
+      landing.laps,
+    ),
+    { ...values, count: number(landing.laps) },
   );
 }

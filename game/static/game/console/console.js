@@ -155,24 +155,37 @@ function resetDraft() {
   if (!s.refused?.draft) s.draft = freshDraft();
 }
 
-/** The question before a send and a refused command with its reason, until answered. */
+/** The question before a send (a modal dialog: in view wherever the page is scrolled, the
+ * keyboard on its buttons, Escape cancels) and a refused command with its reason, until answered. */
 function renderNotes() {
   const c = s.confirm;
+  const question = $("#cs-confirm");
   show(
-    $("#cs-confirm"),
+    question,
     c
       ? html`<p>${c.text}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${c.yes}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">${gettext("Cancel")}</button></div>`
       : "",
   );
+  if (c && !question.open) {
+    question.showModal();
+    $('button[data-act="confirm-no"]', question).focus();
+  } else if (!c && question.open) question.close();
   const r = s.refused;
   const again =
     r?.draft && html`<button type="button" class="btn primary" data-act="again">${gettext("Send again")}</button>`;
+  // A refused key's: the keys typed after it, not applied.
+  const dropped =
+    r?.dropped?.length > 0 &&
+    ` ${interpolate(gettext("Keys typed after it were not applied: %(keys)s."), { keys: r.dropped.join(" ") })}`;
+  const focused = document.activeElement?.closest?.("#cs-refused");
   show(
     $("#cs-refused"),
     r
-      ? html`<p><b>${r.draft ? gettext("Not counted: the entry is back in the form.") : gettext("Not done.")}</b> ${r.text}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? gettext("Discard") : gettext("OK")}</button></div>`
+      ? html`<p><b>${r.draft ? gettext("Not counted: the entry is back in the form.") : gettext("Not done.")}</b> ${r.text}${dropped}</p><div class="actions">${again}<button type="button" class="btn ghost" data-act="discard">${r.draft ? gettext("Discard") : gettext("OK")}</button></div>`
       : "",
   );
+  // Drawn again as keys are added: the focus stays on its button.
+  if (r?.key && focused) $('#cs-refused button[data-act="discard"]')?.focus();
 }
 
 function renderTurn() {
@@ -228,11 +241,12 @@ function renderPanel() {
   }
 }
 
-/** Focus where the next entry starts (with a keyboard only: a phone would open its own). */
+/** Focus where the next entry starts (with a keyboard only: a phone would open its own): the
+ * points, or the panel itself, never one of its choices, so that Enter does what the key does
+ * (docs/players.md) and no choice is taken by accident. */
 function focusStart() {
   if (!keyboard || document.activeElement?.closest?.("#cs-confirm, #cs-refused, select")) return;
-  const target = $("#cs-points") || $("#panel button:not([disabled])");
-  target?.focus();
+  ($("#cs-points") || $("#panel"))?.focus();
 }
 
 document.addEventListener("click", (e) => {
@@ -322,6 +336,21 @@ document.addEventListener("click", (e) => {
       render();
       break;
   }
+});
+
+// Escape on the question (or its closing by the browser) cancels it, the draft kept.
+$("#cs-confirm").addEventListener("cancel", (e) => {
+  e.preventDefault();
+  if (s.confirm) cancelAsk();
+});
+// Tab goes round the question's buttons, never off into the browser's own bar.
+$("#cs-confirm").addEventListener("keydown", (e) => {
+  if (e.key !== "Tab" || e.ctrlKey || e.altKey || e.metaKey) return;
+  const buttons = [...e.currentTarget.querySelectorAll("button:not([disabled])")];
+  if (!buttons.length) return;
+  const at = buttons.indexOf(document.activeElement);
+  e.preventDefault();
+  buttons[(at + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length].focus();
 });
 
 renderLink();
