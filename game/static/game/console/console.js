@@ -7,8 +7,33 @@ import { flushKeys } from "./console-keys.js";
 import { figureHtml, messageHtml } from "./console-message.js";
 import { renderPlayers } from "./console-players.js";
 import { answer as previewAnswer, previewRefused } from "./console-preview.js";
-import { ask, cancelAsk, endTurn, refuse, resend, send, sendEntry, sendMessageChoice } from "./console-send.js";
-import { $, code, keyboard, mayActFor, nameOf, page, paint, s, show, swatch, wire, you } from "./console-state.js";
+import {
+  ask,
+  cancelAsk,
+  dropWaiting,
+  endTurn,
+  refuse,
+  resend,
+  send,
+  sendEntry,
+  sendMessageChoice,
+  waitingText,
+} from "./console-send.js";
+import {
+  $,
+  code,
+  keyboard,
+  mayActFor,
+  nameOf,
+  page,
+  paint,
+  s,
+  show,
+  swatch,
+  waiting,
+  wire,
+  you,
+} from "./console-state.js";
 import { openFix, renderUndo } from "./console-undo.js";
 import { BUSY_READING, TableConnection } from "../common/connection.js";
 import { renderScoreboard } from "../common/scoreboard.js";
@@ -88,7 +113,9 @@ wire.connection = new TableConnection(code, {
   onStatus(status) {
     if (status === "open") s.everOpen = s.fresh = true;
     s.link = status;
-    renderLink();
+    // An entry in flight when the connection dropped says that it waits, and how to act.
+    if (s.view) render();
+    else renderLink();
   },
 });
 
@@ -164,6 +191,14 @@ function renderNotes() {
       ? html`<p>${c.text}</p><div class="actions"><button type="button" class="btn primary" data-act="confirm-yes">${c.yes}</button><button type="button" class="btn ghost" data-act="confirm-no" aria-keyshortcuts="Escape">${gettext("Cancel")}</button></div>`
       : "",
   );
+  if (waiting() && !s.refused) {
+    const hold = gettext("It is sent when the page is live again, and counted once.");
+    show(
+      $("#cs-refused"),
+      html`<p><b>${waitingText()}</b> ${hold}</p><div class="actions"><button type="button" class="btn primary" data-act="wait-again">${gettext("Send again")}</button><button type="button" class="btn ghost" data-act="wait-drop">${gettext("Discard")}</button></div>`,
+    );
+    return;
+  }
   const r = s.refused;
   const again =
     r?.draft && html`<button type="button" class="btn primary" data-act="again">${gettext("Send again")}</button>`;
@@ -213,8 +248,9 @@ function renderPanel() {
   else if (p?.type === "resolve_message") markup = messageHtml(p);
   const panel = $("#panel");
   const typing = document.activeElement?.id === "cs-points";
-  if (show(panel, markup, String(markup) + Boolean(s.busy))) {
-    if (s.busy) for (const b of panel.querySelectorAll("button")) b.disabled = true;
+  const hold = Boolean(s.busy) || waiting();
+  if (show(panel, markup, String(markup) + hold)) {
+    if (hold) for (const b of panel.querySelectorAll("button")) b.disabled = true;
     const input = $("#cs-points", panel);
     if (input && typing) {
       input.focus();
@@ -315,6 +351,15 @@ document.addEventListener("click", (e) => {
       send(r.command, r.seat, r.draft);
       break;
     }
+    case "wait-again":
+      // Sent under its id as soon as the connection is open again (never counted twice).
+      wire.connection.reconnectNow();
+      break;
+    case "wait-drop":
+      dropWaiting();
+      s.refocus = true;
+      render();
+      break;
     case "discard":
       if (s.refused?.draft) s.draft = freshDraft();
       s.refused = null;
