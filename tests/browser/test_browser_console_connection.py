@@ -138,3 +138,32 @@ def test_an_entry_that_never_left_is_sent_once_back_online(server: str, browser:
     expect(totals(host)).to_have_text(["4", "0"])
     expect(host.locator("#cs-refused")).to_be_empty()
     assert not watch.errors, watch.errors
+
+
+def test_the_same_points_from_a_second_device_are_asked_about(
+    server: str, browser: Browser
+) -> None:
+    """Ann's laptop enters 4 points for her; a moment later her second device (the same seat,
+    another page) enters the same: the server asks first, in the page, and counts them only
+    once confirmed."""
+    watch = ConsoleWatch()
+    laptop, _wifi = tabletop_console(server, browser)
+    second = laptop.context.new_page()
+    second.goto(laptop.url)
+    expect(second.locator("#conn")).to_have_text("Live")
+    watch.watch(laptop, "laptop")
+    watch.watch(second, "second")
+    enter(laptop, "Ann", 4, lambda: None)
+    expect(second.locator("#table-page")).to_have_attribute("data-version", "1")
+    enter(second, "Ann", 4, lambda: None)
+    question = second.locator("#cs-confirm")
+    expect(question).to_contain_text(
+        "Another device entered the same a moment ago (4 points were entered for \u2068Ann\u2069):"
+        " count it once more, or not?"
+    )
+    expect(second.locator("#table-page")).to_have_attribute("data-version", "1")
+    question.get_by_role("button", name="Count it again").click()
+    expect(second.locator("#table-page")).to_have_attribute("data-version", "2")
+    expect(totals(second)).to_have_text(["8", "0"])
+    expect(question).to_be_empty()
+    assert not watch.errors, watch.errors

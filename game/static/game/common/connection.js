@@ -196,12 +196,14 @@ export class TableConnection {
   }
 
   /** Send an engine command made against the current version; returns its id (or null).
-   * `seat`: the seat it is for, when a tabletop game's host enters it for another player. */
-  command(command, seat) {
+   * `seat`: the seat it is for, when a tabletop game's host enters it for another player;
+   * `repeat`: the sender confirmed an entry refused `repeated` (another device's just now). */
+  command(command, seat, repeat = false) {
     this.sequence += 1;
     const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${this.sequence}`;
     const message = { type: "command", version: this.version, id, command };
     if (seat != null) message.seat = seat;
+    if (repeat) message.repeat = true;
     if (!this.send(message)) return null;
     this.ping();
     return id;

@@ -8,13 +8,14 @@ import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
 import { pts } from "../common/shared.js";
 import { sendOnce } from "../common/ui.js";
 
-/** Send `command` for `seat`; `draft`: the form, restored if refused. */
-export function send(command, seat, draft = null) {
+/** Send `command` for `seat`; `draft`: the form, restored if refused; `repeat`: confirmed
+ * after the server asked (another device entered the same just now). */
+export function send(command, seat, draft = null, repeat = false) {
   // One entry at a time: one held by a dead connection waits to be sent again or discarded.
   if (s.busy || waiting()) return;
   s.refused = null;
   s.confirm = null;
-  sendOnce(s, wire.connection, command, seat === you() ? undefined : seat, paint.all);
+  sendOnce(s, wire.connection, command, seat === you() ? undefined : seat, paint.all, repeat);
   s.refocus = true;
   if (!s.busy) {
     refuse(
@@ -24,14 +25,15 @@ export function send(command, seat, draft = null) {
     paint.all();
     return;
   }
-  s.sent = { id: s.busy, command, seat, draft };
+  s.sent = { id: s.busy, command, seat, draft, repeat };
 }
 
 /** The same command under the same id, after a reconnect. */
 export function resend() {
-  const { id, command, seat } = s.sent;
+  const { id, command, seat, repeat } = s.sent;
   const message = { type: "command", version: wire.connection.version, id, command };
   if (seat !== you()) message.seat = seat;
+  if (repeat) message.repeat = true;
   if (!wire.connection.send(message)) return;
   s.busy = id;
   wire.connection.ping();
@@ -73,6 +75,15 @@ export function refuse(msg, sent = s.sent) {
   s.keys = [];
   s.refused = { command, seat, draft, text: (msg.message || msg.code) + again + dropped };
   if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
+}
+
+/** The server asks before counting the entry in flight: another device entered the same just
+ * now. "Count it again" sends it once more, confirmed; Cancel drops it. */
+export function askRepeat(msg) {
+  const { command, seat, draft } = s.sent;
+  s.sent = null;
+  s.busy = null;
+  ask(msg.message, gettext("Count it again"), () => send(command, seat, draft, true));
 }
 
 /** Ask `text` before `run`, in the page; Cancel keeps the draft. */

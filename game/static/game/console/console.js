@@ -9,6 +9,7 @@ import { renderPlayers } from "./console-players.js";
 import { answer as previewAnswer, previewRefused } from "./console-preview.js";
 import {
   ask,
+  askRepeat,
   cancelAsk,
   dropWaiting,
   endTurn,
@@ -100,7 +101,8 @@ wire.connection = new TableConnection(code, {
       if (msg.code === "duplicate") {
         wire.connection.resync();
         s.sent = null;
-      } else refuse(msg);
+      } else if (msg.code === "repeated") askRepeat(msg);
+      else refuse(msg);
     } else toast(msg.message || msg.code, "error");
     render();
   },
