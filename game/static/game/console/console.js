@@ -180,8 +180,22 @@ function resetDraft() {
     s.holdUntil = Date.now() + END_TURN_HOLD_MS;
     setTimeout(renderPanel, END_TURN_HOLD_MS + 20);
   }
+  // A decision that follows another (a message drawn as the turn ends) is brought into view.
+  if (s.draftKey) reveal = true;
   s.draftKey = key;
   if (!s.refused?.draft) s.draft = freshDraft();
+}
+
+/** Whether the next drawing of the panel brings it into view (a new decision). */
+let reveal = false;
+
+/** Scroll the new decision into view when the page was scrolled past it (a phone's person
+ * scrolled down to "End …'s turn"): the turn line and the panel's top, below the header. */
+function revealDecision() {
+  if (!reveal) return;
+  reveal = false;
+  const under = $(".tp-head").getBoundingClientRect().bottom;
+  if ($("#panel").getBoundingClientRect().top < under) $("#turn").scrollIntoView({ block: "start" });
 }
 
 /** The question before a send and a refused command with its reason, until answered. */
@@ -260,6 +274,7 @@ function renderPanel() {
     }
   }
   panel.classList.toggle("mine", Boolean(p && mayActFor(p.seat ?? you())));
+  revealDecision();
   if (s.refocus && !s.busy && !s.confirm) {
     s.refocus = false;
     focusStart();
