@@ -10,6 +10,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="logentry",
             name="device",
-            field=models.CharField(blank=True, default="", max_length=16),
+            field=models.CharField(blank=True, db_default="", default="", max_length=16),
         ),
     ]

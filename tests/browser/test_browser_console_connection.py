@@ -167,3 +167,20 @@ def test_the_same_points_from_a_second_device_are_asked_about(
     expect(totals(second)).to_have_text(["8", "0"])
     expect(question).to_be_empty()
     assert not watch.errors, watch.errors
+
+
+def test_the_online_table_page_stops_saying_live_when_its_connection_dies(
+    server: str, browser: Browser
+) -> None:
+    """The table page of an online game shares the detection: silent after its next ping (15 s),
+    it says "Reconnecting…" within seconds, and "Live" again once the network is back."""
+    watch = ConsoleWatch(server_down=True)
+    page = browser.new_context(base_url=server).new_page()
+    wifi = Wifi(page)
+    create_table(page, "Ann")
+    watch.watch(page, "Ann")
+    wifi.cut()
+    expect(page.locator("#conn")).to_have_text("Reconnecting…", timeout=30_000)
+    wifi.down = False
+    expect(page.locator("#conn")).to_have_text("Live", timeout=40_000)
+    assert not watch.errors, watch.errors
