@@ -2,7 +2,9 @@
 websocket runs through a route that can cut it as dead Wi-Fi does (nothing arrives any more,
 not even the pong, and no new connection gets through) while the socket still looks open. The
 page notices within seconds, says which entry waits, and lets the person send it again or
-discard it; an entry the server had applied is never counted twice."""
+discard it; an entry the server had applied is never counted twice. The online table page
+shares the detection. And the same points entered a moment apart on two devices are asked about
+before they count twice."""
 
 from __future__ import annotations
 
