@@ -99,6 +99,10 @@ class LogEntry(models.Model):
     turn = models.PositiveIntegerField(null=True, blank=True)
     """The game's turn after this entry (0 while the game is ending), for the limit on entries
     per turn; empty for entries written before it was kept, which no limit counts."""
+    device = models.CharField(max_length=16, blank=True, default="", db_default="")
+    """The connection that sent it (a random key per websocket), so that an entry repeating
+    another device's a moment later is asked about; empty when unknown. The database's own
+    default serves the previous release, whose inserts name no device, during an upgrade."""
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

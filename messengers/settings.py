@@ -369,6 +369,10 @@ CHECKPOINT_EVERY = whole("MESSENGERS_CHECKPOINT_EVERY", 100, 0)
 # this many points during play (a typo such as 6 typed twice); final scoring entries, which sum a
 # whole category, are asked about above three times this.
 IMPLAUSIBLE_POINTS = whole("MESSENGERS_IMPLAUSIBLE_POINTS", 30, 1)
+# An entry of points that repeats another device's identical entry (same players, same points)
+# made less than this many seconds ago is refused `repeated` until its sender confirms it: the
+# host and a player entering the same points at once (0: never asked).
+REPEAT_ENTRY_SECONDS = whole("MESSENGERS_REPEAT_ENTRY_SECONDS", 5, 0)
 # Housekeeping (manage.py housekeeping, game/ops/housekeeping.py): connection rows not refreshed for
 # this many seconds (live ones are every 20 s), and tables idle for this many days, are removed.
 STALE_CONNECTION_SECONDS = whole("MESSENGERS_STALE_CONNECTION_SECONDS", 600, 61)

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game.live import presence_writer, snapshots
-from game.live.frames import BadField, BadFrame, check_keys, decode, mapping, text, whole
+from game.live.frames import BadField, BadFrame, check_keys, decode, flag, mapping, text, whole
 from game.live.guard import client_address, frame_turns
 from game.live.language import language_of
 from game.live.page_protocol import stale_page_frame
@@ -77,6 +78,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     _refresh_history: bool = False
     _counted: bool = False
     """Whether this socket is in the open websockets gauge (it is from its acceptance on)."""
+    device: str = ""
+    """This connection's random key, kept with the entries it sends: an entry repeating another
+    device's a moment later is asked about (game/services/commands.py)."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the connection; however it ends (even cancelled, when its clean-up never ran),
@@ -103,6 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.device = secrets.token_hex(8)
         self.token = self._token()
         self.address = client_address(self.scope)
         # Everything this connection is told from now on (the snapshot, the log, refusals) is
@@ -269,6 +274,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         # submit_command checks the version, the id and the command (it also serves callers
         # other than this socket); the seat it is for is a whole number or nothing.
         as_seat = whole(message, "seat", optional=True)
+        # `repeat`: the sender confirmed an entry refused `repeated`.
+        repeat = flag(message, "repeat")
         applied = await database_sync_to_async(submit_command)(
             self.code,
             self.seat,
@@ -277,6 +284,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             message.get("command"),
             as_seat,
             host=self.host,
+            device=self.device,
+            repeat=repeat,
         )
         await self._published(applied)
         self._wake_computers()

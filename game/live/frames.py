@@ -36,7 +36,7 @@ class BadField(ValueError):
 FRAME_KEYS: Final[dict[str, frozenset[str]]] = {
     kind: frozenset({"type", *keys})
     for kind, keys in {
-        "command": ("version", "id", "command", "seat"),
+        "command": ("version", "id", "command", "seat", "repeat"),
         "preference": ("figure", "seat"),
         "start": (),
         "add_player": ("name", "colour"),
@@ -133,6 +133,14 @@ def whole(message: dict[str, Any], key: str, *, optional: bool = False) -> int |
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise BadField(_("'%(key)s' must be a whole number.") % {"key": key})
+    return value
+
+
+def flag(message: dict[str, Any], key: str) -> bool:
+    """``message[key]`` as true or false; false when absent."""
+    value = message.get(key, False)
+    if not isinstance(value, bool):
+        raise BadField(_("'%(key)s' must be true or false.") % {"key": key})
     return value
 
 

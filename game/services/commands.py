@@ -8,9 +8,12 @@ table never interleave; the update goes to the table's group once that transacti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any, Final
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game.engine.commands import (
@@ -50,7 +53,7 @@ from game.services.refusals import (
 from game.services.saving import Applied, answer_by_preference, new_entry, save_applied
 from game.store import tables
 from game.store.log import NewEntry, TableHead, has_command
-from game.words.refusals import stale_words
+from game.words.refusals import repeated_words, stale_words
 
 
 def submit_command(
@@ -63,6 +66,8 @@ def submit_command(
     *,
     host: bool | None = None,
     computer: str = "",
+    device: str = "",
+    repeat: bool = False,
 ) -> Applied:
     """Apply ``command`` for ``seat`` if it was made against the table's current ``version``.
 
@@ -101,6 +106,8 @@ def submit_command(
             limits.check(state, table.id, table.version, parsed)
         except limits.LimitReached as error:
             raise CommandRefused("limit", str(error), table.version) from None
+        if device and not repeat and isinstance(parsed, _CONCURRENT):
+            _check_repeat(state, table, parsed.to_action(acting), device)
         if isinstance(parsed, Undo):
             state, entries = _undo(state, table, sender, acting, command_id)
             return save_applied(table, state, entries, command_id, acting)
@@ -111,7 +118,7 @@ def submit_command(
             state, events = apply_or_refuse(state, table, acting, parsed)
         if computer:
             events = [played_by(acting, computer), *events]
-        entries = [new_entry(state, events, command_id, automatic=False)]
+        entries = [new_entry(state, events, command_id, automatic=False, device=device)]
         state = answer_by_preference(table, state, entries)
         return save_applied(table, state, entries, command_id, acting)
 
@@ -183,6 +190,44 @@ def _check_concurrent(
             None,
             error.code,
         ) from None
+
+
+_BETWEEN_SCORES: Final = _CONCURRENT_TYPES | {Adjust.type, ChooseFigure.type}
+"""Entries that may come between two entries of points of one round of scoring."""
+
+
+def _check_repeat(
+    state: GameState, table: TableHead, action: Mapping[str, Any], device: str
+) -> None:
+    """Refuse ``repeated`` an entry of points identical (same players, same points) to one
+    another device made within ``REPEAT_ENTRY_SECONDS`` in the same round of scoring: the host
+    and a player entering the same points at once would count them twice."""
+    seconds = settings.REPEAT_ENTRY_SECONDS
+    if not seconds:
+        return
+    since = timezone.now() - timedelta(seconds=seconds)
+    recent = (
+        LogEntry.objects.filter(table_id=table.id, created__gte=since, automatic=False)
+        .order_by("-index")
+        .values_list("action", "device")[:_REPEAT_LOOKBACK]
+    )
+    mine = _same_entry(action)
+    for earlier, other in recent:
+        if earlier["type"] not in _BETWEEN_SCORES:
+            return
+        if other and other != device and _same_entry(earlier) == mine:
+            names = [isolate(player.name) for player in state.players]
+            raise CommandRefused("repeated", repeated_words(earlier, names), table.version)
+
+
+_REPEAT_LOOKBACK: Final = 20
+"""How many of the latest entries an entry of points is compared with."""
+
+
+def _same_entry(action: Mapping[str, Any]) -> tuple[str, frozenset[int], object]:
+    """What makes two entries of points the same: their kind, players and points (not the
+    figure or the category, which two people may well say differently)."""
+    return (action["type"], frozenset(_credited(action)), action.get("points"))
 
 
 def _credited(action: Mapping[str, Any]) -> list[int]:

@@ -84,7 +84,12 @@ class Applied:
 
 
 def new_entry(
-    state: GameState, events: Sequence[LoggedEvent], command_id: str, *, automatic: bool
+    state: GameState,
+    events: Sequence[LoggedEvent],
+    command_id: str,
+    *,
+    automatic: bool,
+    device: str = "",
 ) -> NewEntry:
     return NewEntry(
         index=state.version - 1,
@@ -93,6 +98,7 @@ def new_entry(
         command_id=command_id,
         automatic=automatic,
         turn=limits.turn_key(state),
+        device=device,
     )
 
 

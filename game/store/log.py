@@ -45,6 +45,8 @@ class NewEntry:
     automatic: bool
     turn: int | None = None
     """The game's turn after the action (``LogEntry.turn``; None: not counted by a limit)."""
+    device: str = ""
+    """The sending connection's key (``LogEntry.device``; empty: unknown)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +73,20 @@ def _statements(vendor: str) -> _Statements:
     lock += f" FROM {table} WHERE {column(Table, 'code')} = %s"
     if connection.features.has_select_for_update:
         lock += " FOR UPDATE"
-    fields = ("table", "index", "action", "events", "command_id", "automatic", "turn", "created")
+    fields = (
+        "table",
+        "index",
+        "action",
+        "events",
+        "command_id",
+        "automatic",
+        "turn",
+        "created",
+        "device",
+    )
     # JSON arrives as text; PostgreSQL's jsonb columns take it with a cast, SQLite's text as is.
     json_mark = "%s::jsonb" if vendor == "postgresql" else "%s"
-    marks = ["%s", "%s", json_mark, json_mark, "%s", "%s", "%s", "%s"]
+    marks = ["%s", "%s", json_mark, json_mark, "%s", "%s", "%s", "%s", "%s"]
     return _Statements(
         lock=lock,
         has_command=(
@@ -145,6 +157,7 @@ def append(head: TableHead, entries: Sequence[NewEntry], *, finished: bool) -> N
                     entry.automatic,
                     entry.turn,
                     created,
+                    entry.device,
                 ],
             )
         cursor.execute(

@@ -381,6 +381,14 @@ def meanwhile_words(names: Sequence[str], since: Sequence[Mapping[str, Any]]) ->
     return text
 
 
+def repeated_words(action: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Why an entry waits for its sender to confirm it: another device entered the same a moment
+    ago (``action``: that entry, as the log holds it)."""
+    return _(
+        "Another device entered the same a moment ago (%(entry)s): count it once more, or not?"
+    ) % {"entry": entry_words(action, names)}
+
+
 def _both(items: Sequence[str]) -> str:
     """``a, b and c`` in the active language."""
     if len(items) < 2:

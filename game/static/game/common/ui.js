@@ -127,9 +127,9 @@ export function markPresence(table, msg) {
  * unanswered: `state.busy` holds its id until the server answers or 10 s pass, so a double tap
  * cannot send it twice. `rerender` shows the busy state.
  */
-export function sendOnce(state, connection, command, seat, rerender) {
+export function sendOnce(state, connection, command, seat, rerender, repeat = false) {
   if (state.busy) return;
-  const id = connection.command(command, seat);
+  const id = connection.command(command, seat, repeat);
   if (!id) {
     toast(gettext("Not connected: trying to reconnect…"), "error");
     return;

@@ -2,18 +2,20 @@
 // its form, a question before anything implausible or final.
 
 import { choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
-import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, wire, you } from "./console-state.js";
+import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, waiting, wire, you } from "./console-state.js";
 import { messageCommand } from "./console-message.js";
-import { gettext, interpolate } from "../common/i18n.js";
+import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
 import { pts } from "../common/shared.js";
 import { sendOnce } from "../common/ui.js";
 
-/** Send `command` for `seat`; `draft`: the form, restored if refused. */
-export function send(command, seat, draft = null) {
-  if (s.busy) return;
+/** Send `command` for `seat`; `draft`: the form, restored if refused; `repeat`: confirmed
+ * after the server asked (another device entered the same just now). */
+export function send(command, seat, draft = null, repeat = false) {
+  // One entry at a time: one held by a dead connection waits to be sent again or discarded.
+  if (s.busy || waiting()) return;
   s.refused = null;
   s.confirm = null;
-  sendOnce(s, wire.connection, command, seat === you() ? undefined : seat, paint.all);
+  sendOnce(s, wire.connection, command, seat === you() ? undefined : seat, paint.all, repeat);
   s.refocus = true;
   if (!s.busy) {
     refuse(
@@ -23,15 +25,42 @@ export function send(command, seat, draft = null) {
     paint.all();
     return;
   }
-  s.sent = { id: s.busy, command, seat, draft };
+  s.sent = { id: s.busy, command, seat, draft, repeat };
 }
 
 /** The same command under the same id, after a reconnect. */
 export function resend() {
-  const { id, command, seat } = s.sent;
+  const { id, command, seat, repeat } = s.sent;
   const message = { type: "command", version: wire.connection.version, id, command };
   if (seat !== you()) message.seat = seat;
-  wire.connection.send(message);
+  if (repeat) message.repeat = true;
+  if (!wire.connection.send(message)) return;
+  s.busy = id;
+  wire.connection.ping();
+}
+
+/** What the entry held by a dead connection is, for the note that says it waits. */
+export function waitingText() {
+  const { command, seat } = s.sent;
+  const scored = command.type === "score" || command.type === "score_shared";
+  if (!scored || command.points == null)
+    return interpolate(gettext("Reconnecting: your entry for %(name)s is waiting."), { name: nameOf(seat) });
+  const seats = command.type === "score" ? [seat] : command.shares.map((share) => share.seat);
+  return interpolate(
+    ngettext(
+      "Reconnecting: your %(count)s point for %(names)s is waiting.",
+      "Reconnecting: your %(count)s points for %(names)s are waiting.",
+      command.points,
+    ),
+    { count: number(command.points), names: andList(seats.map(nameOf)) },
+  );
+}
+
+/** Give up the entry held by a dead connection: it is not sent again. */
+export function dropWaiting() {
+  s.sent = null;
+  s.busy = null;
+  s.keys = [];
 }
 
 /** The command in flight was refused: keep what was typed and say why, in the server's words,
@@ -46,6 +75,15 @@ export function refuse(msg, sent = s.sent) {
   s.keys = [];
   s.refused = { command, seat, draft, text: (msg.message || msg.code) + again + dropped };
   if (draft) s.draft = { ...draft, figures: { ...draft.figures } };
+}
+
+/** The server asks before counting the entry in flight: another device entered the same just
+ * now. "Count it again" sends it once more, confirmed; Cancel drops it. */
+export function askRepeat(msg) {
+  const { command, seat, draft } = s.sent;
+  s.sent = null;
+  s.busy = null;
+  ask(msg.message, gettext("Count it again"), () => send(command, seat, draft, true));
 }
 
 /** Ask `text` before `run`, in the page; Cancel keeps the draft. */

@@ -80,5 +80,8 @@ export function usualFigure(seat) {
   return fixedFigure(seat) || (preference === "meeple" || preference === "messenger" ? preference : null);
 }
 
+/** The command in flight is held by a connection that died: it waits (console-send.js). */
+export const waiting = () => Boolean(s.sent) && s.link !== "open";
+
 /** The seats the points are for. */
 export const chosenSeats = () => (s.draft.seat == null ? [] : [s.draft.seat, ...s.draft.also]);

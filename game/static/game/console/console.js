@@ -7,8 +7,34 @@ import { flushKeys } from "./console-keys.js";
 import { figureHtml, messageHtml } from "./console-message.js";
 import { renderPlayers } from "./console-players.js";
 import { answer as previewAnswer, previewRefused } from "./console-preview.js";
-import { ask, cancelAsk, endTurn, refuse, resend, send, sendEntry, sendMessageChoice } from "./console-send.js";
-import { $, code, keyboard, mayActFor, nameOf, page, paint, s, show, swatch, wire, you } from "./console-state.js";
+import {
+  ask,
+  askRepeat,
+  cancelAsk,
+  dropWaiting,
+  endTurn,
+  refuse,
+  resend,
+  send,
+  sendEntry,
+  sendMessageChoice,
+  waitingText,
+} from "./console-send.js";
+import {
+  $,
+  code,
+  keyboard,
+  mayActFor,
+  nameOf,
+  page,
+  paint,
+  s,
+  show,
+  swatch,
+  waiting,
+  wire,
+  you,
+} from "./console-state.js";
 import { openFix, renderUndo } from "./console-undo.js";
 import { BUSY_READING, TableConnection } from "../common/connection.js";
 import { renderScoreboard } from "../common/scoreboard.js";
@@ -75,7 +101,8 @@ wire.connection = new TableConnection(code, {
       if (msg.code === "duplicate") {
         wire.connection.resync();
         s.sent = null;
-      } else refuse(msg);
+      } else if (msg.code === "repeated") askRepeat(msg);
+      else refuse(msg);
     } else toast(msg.message || msg.code, "error");
     render();
   },
@@ -88,7 +115,9 @@ wire.connection = new TableConnection(code, {
   onStatus(status) {
     if (status === "open") s.everOpen = s.fresh = true;
     s.link = status;
-    renderLink();
+    // An entry in flight when the connection dropped says that it waits, and how to act.
+    if (s.view) render();
+    else renderLink();
   },
 });
 
@@ -151,8 +180,22 @@ function resetDraft() {
     s.holdUntil = Date.now() + END_TURN_HOLD_MS;
     setTimeout(renderPanel, END_TURN_HOLD_MS + 20);
   }
+  // A decision that follows another (a message drawn as the turn ends) is brought into view.
+  if (s.draftKey) reveal = true;
   s.draftKey = key;
   if (!s.refused?.draft) s.draft = freshDraft();
+}
+
+/** Whether the next drawing of the panel brings it into view (a new decision). */
+let reveal = false;
+
+/** Scroll the new decision into view when the page was scrolled past it (a phone's person
+ * scrolled down to "End …'s turn"): the turn line and the panel's top, below the header. */
+function revealDecision() {
+  if (!reveal) return;
+  reveal = false;
+  const under = $(".tp-head").getBoundingClientRect().bottom;
+  if ($("#panel").getBoundingClientRect().top < under) $("#turn").scrollIntoView({ block: "start" });
 }
 
 /** The question before a send (a modal dialog: in view wherever the page is scrolled, the
@@ -170,6 +213,14 @@ function renderNotes() {
     question.showModal();
     $('button[data-act="confirm-no"]', question).focus();
   } else if (!c && question.open) question.close();
+  if (waiting() && !s.refused) {
+    const hold = gettext("It is sent when the page is live again, and counted once.");
+    show(
+      $("#cs-refused"),
+      html`<p><b>${waitingText()}</b> ${hold}</p><div class="actions"><button type="button" class="btn primary" data-act="wait-again">${gettext("Send again")}</button><button type="button" class="btn ghost" data-act="wait-drop">${gettext("Discard")}</button></div>`,
+    );
+    return;
+  }
   const r = s.refused;
   const again =
     r?.draft && html`<button type="button" class="btn primary" data-act="again">${gettext("Send again")}</button>`;
@@ -226,8 +277,9 @@ function renderPanel() {
   else if (p?.type === "resolve_message") markup = messageHtml(p);
   const panel = $("#panel");
   const typing = document.activeElement?.id === "cs-points";
-  if (show(panel, markup, String(markup) + Boolean(s.busy))) {
-    if (s.busy) for (const b of panel.querySelectorAll("button")) b.disabled = true;
+  const hold = Boolean(s.busy) || waiting();
+  if (show(panel, markup, String(markup) + hold)) {
+    if (hold) for (const b of panel.querySelectorAll("button")) b.disabled = true;
     const input = $("#cs-points", panel);
     if (input && typing) {
       input.focus();
@@ -235,6 +287,7 @@ function renderPanel() {
     }
   }
   panel.classList.toggle("mine", Boolean(p && mayActFor(p.seat ?? you())));
+  revealDecision();
   if (s.refocus && !s.busy && !s.confirm) {
     s.refocus = false;
     focusStart();
@@ -329,6 +382,15 @@ document.addEventListener("click", (e) => {
       send(r.command, r.seat, r.draft);
       break;
     }
+    case "wait-again":
+      // Sent under its id as soon as the connection is open again (never counted twice).
+      wire.connection.reconnectNow();
+      break;
+    case "wait-drop":
+      dropWaiting();
+      s.refocus = true;
+      render();
+      break;
     case "discard":
       if (s.refused?.draft) s.draft = freshDraft();
       s.refused = null;
