@@ -43,6 +43,9 @@ from game.store.log import TableHead
 from game.words.decisions import word_options
 from game.words.narration import Line, narrate, scoring_words, undisclosed_draw
 
+FIRST_TURN = 1
+"""The turn a game's first entry is made in (turns are numbered from 1)."""
+
 
 def correct_entry(
     state: GameState, table: TableHead, seat: int, command: Correct
@@ -132,11 +135,14 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
     state = tables.load_state_at((table.id, table.code), table.version)
     names = [player.name for player in state.players]
     found = correction_window().plays(state)
-    turns = dict(
+    # An entry belongs to the turn it was made in: the turn after the entry before it (a
+    # message's resolution moves the game on to the next turn, so its own ``turn`` is the next).
+    after = dict(
         LogEntry.objects.filter(
-            table_id=table.id, index__in=[index for index, _ in found]
+            table_id=table.id, index__in=[index - 1 for index, _ in found if index > 0]
         ).values_list("index", "turn")
     )
+    turns = {index: after.get(index - 1) if index > 0 else FIRST_TURN for index, _ in found}
     return {
         "type": "entries",
         "version": table.version,

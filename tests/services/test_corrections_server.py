@@ -349,3 +349,24 @@ def test_a_preview_shows_a_waiting_message_that_would_no_longer_be_drawn() -> No
     applied = submit_command(table.code, 0, table.version, "undraw", body)
     assert any(line["text"].endswith("goes back on top") for line in applied.lines)
     assert json.loads(applied.view_json)["revealed"] is None
+
+
+@override_settings(FIXED_MESSAGES=[str(m) for m in MESSAGES])
+def test_a_message_resolution_is_listed_under_the_turn_it_was_drawn_in() -> None:
+    """c3 fixes Ann's figure for the turn, so her resolution of the message her 5 drew ends
+    turn 1 at once and Bob's turn 2 begins: the list still names the resolution with turn 1,
+    the turn it belongs to, and Bob's 2 with turn 2."""
+    from game.services.corrections import correctable
+
+    table = tabletop("c3")
+    send(table, score(5))
+    send(table, {"type": "end_turn"})
+    send(table, {"type": "resolve_message", "choice": "action", "points": 4})
+    send(table, score(2), as_seat=1)
+    listed = correctable(table.code, 0, host=True)
+    assert [item["action"]["type"] for item in listed["entries"]] == [
+        "score",
+        "resolve_message",
+        "score",
+    ]
+    assert [item["turn"] for item in listed["entries"]] == [2, 1, 1]
