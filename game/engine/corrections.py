@@ -14,6 +14,10 @@ refuses it at its new point, or when it resolves a message and the message waiti
 is not the one it resolved, drawn in the same turn (a resolution is a decision about one draw,
 not about whichever comes up). The game is rebuilt from its setup, so the message stack keeps its
 order.
+
+A ``correct`` with ``insert`` adds a forgotten entry instead: a play placed just before the end of
+turn it names (so the round of scoring that end closes counts it), named by the correction's own
+log index, and replayed with the plays after it the same way.
 """
 
 from __future__ import annotations
