@@ -412,3 +412,29 @@ def test_a_forgotten_entry_is_added_at_its_turn_and_draws_the_message_it_would_h
         preview(table.code, 0, {**body, "entry": 2}, host=True)
     assert error.value.code == "illegal"
     assert "before an end of turn" in error.value.message
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"insert": "yes"}, "malformed"),
+        ({"insert": True, "replacement": None}, "malformed"),
+        ({"insert": True, "replacement": {"seat": 0, "type": "adjust", "points": 2}}, "malformed"),
+        ({"insert": True, "replacement": {"seat": 7, "type": "score", "points": 2}}, "illegal"),
+        ({"insert": True, "entry": 0}, "illegal"),  # before an entry with points
+        ({"insert": True, "entry": 9}, "illegal"),  # no such entry
+    ],
+)
+def test_hostile_added_entries_are_refused_and_change_nothing(
+    extra: dict[str, Any], code: str
+) -> None:
+    table = tabletop()
+    send(table, score(4))
+    send(table, {"type": "end_turn"})
+    body = {"type": "correct", "entry": 1, "replacement": score(2, seat=0)} | extra
+    error = refused(table, body)
+    assert error.code == code and error.message
+    unchanged(table, 2)
+    with pytest.raises(CommandRefused) as previewed:
+        preview(table.code, 0, body, host=True)
+    assert previewed.value.code == code
