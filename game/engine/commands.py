@@ -355,6 +355,8 @@ class Adjust(Command):
 
 
 CORRECTABLE: Final = frozenset({"score", "score_shared", "adjust", "resolve_message"})
+INSERTABLE: Final = frozenset({"score", "score_shared"})
+"""The entries a correction may add where they were forgotten (``Correct.insert``)."""
 """The action types a ``correct`` may change or delete: the entries that carry points."""
 
 
@@ -369,12 +371,27 @@ class Correct(Command):
     explicit: ClassVar[tuple[str, ...]] = ("replacement",)
     entry: int
     replacement: dict[str, Any] | None = None
+    insert: bool = False
+    """True: ``replacement`` (a ``score`` or ``score_shared``) is a forgotten entry, added to
+    the game just before entry ``entry``, which stays as it is."""
 
     def __post_init__(self) -> None:
         _whole("entry", self.entry)
         if self.entry < 0:
             raise MalformedCommand(
                 "'entry' must be the index of an entry of the log", "entry_not_index", key="entry"
+            )
+        if not isinstance(self.insert, bool):
+            raise MalformedCommand("'insert' must be true or false", "not_boolean", key="insert")
+        if self.insert and (
+            not isinstance(self.replacement, Mapping)
+            or self.replacement.get("type") not in INSERTABLE
+        ):
+            raise MalformedCommand(
+                f"an inserted entry is one of {', '.join(sorted(INSERTABLE))}",
+                "insert_type",
+                key="replacement",
+                allowed=sorted(INSERTABLE),
             )
         if self.replacement is None:
             return
@@ -405,11 +422,10 @@ class Correct(Command):
 
     def to_message(self) -> dict[str, Any]:
         # ``replacement`` is written even when null: null is the deletion.
-        return {
-            "type": self.type,
-            "entry": self.entry,
-            "replacement": self.replacement,
-        }
+        message = {"type": self.type, "entry": self.entry, "replacement": self.replacement}
+        if self.insert:
+            message["insert"] = True
+        return message
 
 
 COMMAND_WORDS: Final = {

@@ -14,6 +14,10 @@ refuses it at its new point, or when it resolves a message and the message waiti
 is not the one it resolved, drawn in the same turn (a resolution is a decision about one draw,
 not about whichever comes up). The game is rebuilt from its setup, so the message stack keeps its
 order.
+
+A ``correct`` with ``insert`` adds a forgotten entry instead: a play placed just before the end of
+turn it names (so the round of scoring that end closes counts it), named by the correction's own
+log index, and replayed with the plays after it the same way.
 """
 
 from __future__ import annotations
@@ -51,17 +55,32 @@ NONE = Amendments()
 
 
 def plays(state: GameState) -> list[Play]:
-    """The actions the game consists of, in order (see the module's docstring)."""
+    """The actions the game consists of, in order (see the module's docstring). An entry
+    added by a ``correct`` with ``insert`` is a play named by that correction's log index,
+    placed just before the entry it names."""
     amendments = state.amendments or NONE
     replaced = dict(amendments.replaced)
-    result: list[Play] = []
-    for index in effective(state.log):
+    kept = effective(state.log)
+    added: dict[int, list[int]] = {}
+    for index in kept:
         action = state.log[index]
-        if action.get("type") == cmd.Correct.type or index in amendments.lapsed:
-            continue
+        if action.get("type") == cmd.Correct.type and action.get("insert"):
+            added.setdefault(action["entry"], []).append(index)
+    result: list[Play] = []
+
+    def play(index: int, action: Mapping[str, Any]) -> None:
+        for before in added.get(index, ()):
+            play(before, state.log[before]["replacement"])
+        if index in amendments.lapsed:
+            return
         current = replaced.get(index, action)
         if current is not None:
             result.append((index, current))
+
+    for index in kept:
+        action = state.log[index]
+        if action.get("type") != cmd.Correct.type:
+            play(index, action)
     return result
 
 
@@ -207,7 +226,10 @@ def correct(
         raise _no_entry(state, command.entry)
     original = played[position][1]
     replacement = command.replacement
-    _check_replacement(state, original, replacement)
+    if command.insert:
+        _check_insert(state, original, replacement)
+    else:
+        _check_replacement(state, original, replacement)
     base = _start(state, played[:position], starts)
     try:
         new = base if replacement is None else _apply_play(base, replacement)[0]
@@ -217,11 +239,13 @@ def correct(
             "correction_refused",
             reason=error,
         ) from None
-    _check_figure_named(new, played[position + 1 : position + 2])
-    old, _ = _apply_play(base, original)
+    # An added entry goes before the entry named, which is replayed after it like the rest.
+    after = position if command.insert else position + 1
+    _check_figure_named(new, played[after : after + 1])
+    old = base if command.insert else _apply_play(base, original)[0]
     kept: list[Play] = []
     lapsed: list[Lapsed] = []
-    for index, action in played[position + 1 :]:
+    for index, action in played[after:]:
         was, turn = old.revealed, old.turn
         old, _ = _apply_play(old, action)
         if action.get("type") == cmd.ResolveMessage.type and (
@@ -239,7 +263,8 @@ def correct(
         kept.append((index, action))
     amendments = state.amendments or NONE
     replaced = dict(amendments.replaced)
-    replaced[command.entry] = replacement
+    if not command.insert:
+        replaced[command.entry] = replacement
     result = dataclasses.replace(
         new,
         log=(*state.log, command.to_action(seat)),
@@ -258,6 +283,9 @@ def correct(
         "before": _scores(state),
         "scores": _scores(result),
     }
+    if command.insert:
+        corrected["inserted"] = True
+        corrected["turn"] = base.turn
     events: list[Event] = [
         corrected,
         *lapsed,
@@ -348,6 +376,22 @@ def _check_replacement(
         )
     if dict(replacement) == dict(cmd.parse_command(original).to_action(original["seat"])):
         raise IllegalCommand("the replacement is the same as the entry", "replacement_same")
+
+
+def _check_insert(
+    state: GameState, before: Mapping[str, Any], added: Mapping[str, Any] | None
+) -> None:
+    """A forgotten entry is added at the end of a turn: just before its ``end_turn``, so that
+    the round of scoring the end of the turn closes counts it (and draws what it draws)."""
+    if before.get("type") != cmd.EndTurn.type:
+        raise IllegalCommand(
+            "a forgotten entry is added before an end of turn that still counts", "insert_before"
+        )
+    assert added is not None
+    if not 0 <= added["seat"] < len(state.players):
+        raise IllegalCommand(
+            f"there is no seat {added['seat']} at this table", "no_seat", seat=added["seat"]
+        )
 
 
 def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:

@@ -177,6 +177,10 @@ class Corrected(TypedDict):
     lapsed: list[int]
     before: list[dict[str, int]]
     scores: list[dict[str, int]]
+    inserted: NotRequired[bool]
+    """True: ``replacement`` is a forgotten entry added before entry ``entry`` (``action``)."""
+    turn: NotRequired[int]
+    """With ``inserted``: the turn the entry is added to."""
 
 
 class Lapsed(TypedDict):

@@ -19,6 +19,7 @@ from .agenda import (
     MergeFigures,
 )
 from .board import Board
+from .bounds import most_points, tiles_placed
 from .events import (
     ChooseFigure,
     FigureOption,
@@ -296,6 +297,10 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     if state.mode is Mode.TABLETOP:
         kept = effective(state.log)
         result["undoable"] = dict(state.log[kept[-1]]) if kept else None
+        waiting = result["pending"]
+        final = state.finished or (waiting is not None and waiting["type"] == "finish")
+        tiles = tiles_placed(state)
+        result["most_points"] = {"tiles": tiles, **most_points(tiles, final=final)}
     if state.board is not None:
         result |= {
             "board": board_view(state.board),

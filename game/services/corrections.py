@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 
 from game.engine.commands import (
     Correct,
+    EndTurn,
     Score,
     ScoreShared,
 )
-from game.engine.corrections import TooOld, Window, check_window
+from game.engine.corrections import TooOld, Window, check_window, plays
 from game.engine.errors import EngineError
 from game.engine.events import Event
 from game.engine.outlook import figure_outlooks
@@ -42,6 +43,9 @@ from game.store import tables
 from game.store.log import TableHead
 from game.words.decisions import word_options
 from game.words.narration import Line, narrate, scoring_words, undisclosed_draw
+
+FIRST_TURN = 1
+"""The turn a game's first entry is made in (turns are numbered from 1)."""
 
 
 def correct_entry(
@@ -128,15 +132,37 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
     if not Sender(table.id, seat, host).host:
         raise CommandRefused("not_host", _("Only the host corrects entries."), table.version)
     if table.status == Table.Status.LOBBY or row[3] != Mode.TABLETOP:
-        return {"type": "entries", "version": table.version, "entries": []}
+        return {"type": "entries", "version": table.version, "entries": [], "turns": []}
     state = tables.load_state_at((table.id, table.code), table.version)
     names = [player.name for player in state.players]
-    found = correction_window().plays(state)
-    turns = dict(
+    window = correction_window()
+    found = window.plays(state)
+    oldest = window.oldest(state)
+    ends = [
+        index
+        for index, action in plays(state)
+        if action.get("type") == EndTurn.type and index >= oldest
+    ]
+
+    def made(index: int) -> int:
+        """The entry whose turn ``index`` belongs to: an added entry's is the one it was added
+        before."""
+        action = state.log[index]
+        return action["entry"] if action.get("type") == Correct.type else index
+
+    # An entry belongs to the turn it was made in: the turn after the entry before it (a
+    # message's resolution moves the game on to the next turn, so its own ``turn`` is the next).
+    wanted = {made(index) for index, _ in found} | set(ends)
+    after = dict(
         LogEntry.objects.filter(
-            table_id=table.id, index__in=[index for index, _ in found]
+            table_id=table.id, index__in=[index - 1 for index in wanted if index > 0]
         ).values_list("index", "turn")
     )
+
+    def turn(index: int) -> int | None:
+        index = made(index)
+        return after.get(index - 1) if index > 0 else FIRST_TURN
+
     return {
         "type": "entries",
         "version": table.version,
@@ -144,11 +170,12 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
             {
                 "entry": index,
                 "action": dict(action),
-                "turn": turns.get(index),
+                "turn": turn(index),
                 "line": scoring_words(action, names),
             }
             for index, action in reversed(found)
         ],
+        "turns": [{"turn": turn(index), "entry": index} for index in reversed(ends)],
     }
 
 

@@ -612,8 +612,13 @@ def _corrected(event: Event, names: Sequence[str]) -> str:
     """The correction of an entry with points: "Host corrects Ann's 66 points (city, meeple)
     to 6", or "... to Bob's 6 points (city)" when more than the points changed; "Host deletes
     ..." for a deletion. The lines of the entries it made lapse follow (``lapsed``)."""
-    was = _scoring_words(event["action"], names)
     replacement = event.get("replacement")
+    if event.get("inserted") and replacement is not None:
+        return gettext("Host adds %(entry)s, forgotten in turn %(turn)s") % {
+            "entry": _scoring_words(replacement, names),
+            "turn": event.get("turn"),
+        }
+    was = _scoring_words(event["action"], names)
     if replacement is None:
         return gettext("Host deletes %(entry)s") % {"entry": was}
     changed = {

@@ -196,6 +196,12 @@ WORDINGS: Final[Mapping[str, Callable[[Params], str]]] = {
         _("A replacement is one of %(allowed)s, not '%(kind)s'.")
         % {"allowed": _listed(p["allowed"]), "kind": p["kind"]}
     ),
+    "insert_type": lambda p: (
+        _("An added entry is one of %(allowed)s.") % {"allowed": _listed(p["allowed"])}
+    ),
+    "insert_before": lambda p: _(
+        "A forgotten entry is added before an end of turn that still counts."
+    ),
     "replacement_seat": lambda p: _(
         "A replacement names its player: 'seat' must be a seat number."
     ),

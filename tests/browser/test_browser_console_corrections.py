@@ -272,3 +272,62 @@ def test_a_shared_scoring_shows_the_figure_fixed_for_the_turn(
     shows([host, bob], view)
     assert view["players"][1]["turn_figure"] == "messenger"
     assert not watch.errors, watch.errors
+
+
+def test_a_forgotten_entry_is_added_at_its_turn_and_draws_its_message(
+    server: str, browser: Browser
+) -> None:
+    """Ann's 15 for a road was forgotten in turn 1, and Bob's turn 2 has ended: the host adds
+    it "at turn 1" through the corrections, sees the preview (Ann's meeple 0 → 15, Bob's end of
+    turn no longer applies), and once confirmed message 1, which the 15 (a dark space) draws
+    at the end of turn 1, waits for Ann: an adjustment would have drawn none."""
+    watch = ConsoleWatch()
+    host = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900}).new_page()
+    watch.watch(host, "host")
+    create_table(host, "Ann", seats=2, tabletop=True)
+    add = host.locator("#add-form")
+    add.locator('input[name="name"]').fill("Bob")
+    add.locator('select[name="colour"]').select_option("orange")
+    add.get_by_role("button", name="Add").click()
+    expect(host.locator("#lobby-seats .seat-name", has_text="Bob")).to_have_count(1)
+    host.locator('#start-box button[data-act="start"]').click()
+    engine = Engine()
+    panel = host.locator("#panel")
+    fix = host.locator("#fix")
+    for seat in (0, 1):
+        end = panel.locator('button[data-act="end-turn"]')
+        expect(end).to_be_enabled()
+        end.click()
+        view = engine.add(seat, "end_turn")
+        shows([host], view)
+
+    host.locator('#undo button[data-act="fix-open"]').click()
+    turn = fix.locator('select[name="add-turn"]')
+    expect(turn.locator("option")).to_have_text(["Turn 2", "Turn 1"])
+    turn.select_option(label="Turn 1")
+    fix.locator('button[data-act="fix-add"]').click()
+    expect(fix.locator(".fix-what")).to_have_text("A forgotten entry in turn 1")
+    fix.locator('select[name="seat"]').select_option("0")
+    fix.locator('input[name="points"]').fill("15")
+    fix.locator('select[name="figure"]').select_option("meeple")
+    fix.locator('select[name="category"]').select_option("road")
+    expect(fix.locator('button[data-act="fix-delete"]')).to_have_count(0)
+    fix.locator('button[data-act="fix-preview"]').click()
+    lines = fix.locator(".fix-lines li")
+    expect(lines).to_have_text(
+        [
+            "Host adds \u2068Ann\u2069's 15 points (road, meeple), forgotten in turn 1",
+            "\u2068Ann\u2069 draws a message",
+        ]
+    )
+    expect(fix.locator(".fix-scores")).to_contain_text("0 → 15")
+    expect(fix.locator(".fix-lapsed")).to_contain_text("No longer applies")
+    shows([host], view)  # nothing has changed yet
+    fix.locator('button[data-act="fix-confirm"]').click()
+    forgotten = {"seat": 0, "type": "score", "points": 15, "figure": "meeple", "category": "road"}
+    view = engine.add(0, "correct", entry=0, replacement=forgotten, insert=True)
+    assert view["revealed"]["message"] == 1
+    shows([host], view)
+    expect(panel.locator(".msg-num")).to_have_text("1")
+    expect(host.locator("#log")).to_contain_text("forgotten in turn 1")
+    assert not watch.errors, watch.errors

@@ -637,12 +637,22 @@ def test_entry_at_the_speed_of_the_table(server: str, browser: Browser) -> None:
         view = engine.add(seat, "choose_figure", figure="meeple")
     expect_scores(pages, view, tv)
     expect(panel(host).locator("h2")).to_have_text("Final scoring")
-    # The final scoring sums whole categories: 60 for a field is sent at once...
+    # The final scoring sums whole categories: 24 for a field (all that 4 tiles can give) is
+    # sent at once, 60 asks why it looks too many, and counts once confirmed...
+    host.keyboard.type("24f")
+    host.keyboard.press("Enter")
+    view = engine.add(0, "score", points=24, category="field")
+    expect_scores(pages, view, tv)
     host.keyboard.type("60f")
     host.keyboard.press("Enter")
+    expect(host.locator("#cs-confirm")).to_contain_text(
+        "Really 60 points for Ann? At most 4 tiles are on the table so far. Fields on them give"
+        " at most 24 points (3 per completed city each field touches)."
+    )
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
     view = engine.add(0, "score", points=60, category="field")
     expect_scores(pages, view, tv)
-    # ...and only more than three times the setting asks.
+    # ...and without a category, only more than three times the setting asks.
     host.keyboard.type("95")
     host.keyboard.press("Enter")
     expect(host.locator("#cs-confirm")).to_contain_text("Really 95 points for Ann?")
@@ -793,4 +803,46 @@ def test_a_shared_scoring_chooses_everyone_and_the_undo_bar_says_it_in_words(
     # The end of a turn is told as such, not by the next turn's first line.
     host.keyboard.press("t")
     expect(host.locator("#undo .hint")).to_have_text("Last entry: \u2068Ann\u2069 ends the turn")
+    assert not watch.errors, watch.errors
+
+
+def test_points_beyond_what_the_tiles_on_the_table_can_give_are_asked_with_the_reason(
+    server: str, browser: Browser
+) -> None:
+    """The console judges an entry with a category by what the tiles on the table can give
+    (the server's `most_points`), not by one number: in turn 1 at most 2 tiles lie on the
+    table, so 20 for a city asks, saying why; after the game ends there, 80 for a city in the
+    final scoring asks as well (one number let anything up to 90 through), while 4 is sent at
+    once."""
+    watch = ConsoleWatch()
+    host, _ = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    confirm = host.locator("#cs-confirm")
+    host.keyboard.type("20c")
+    host.keyboard.press("m")
+    expect(confirm).to_contain_text(
+        "Really 20 points for Ann? At most 2 tiles are on the table so far. Completed cities"
+        " on them give at most 8 points (2 per tile and 2 per coat of arms)."
+    )
+    host.keyboard.press("Escape")
+    expect(confirm).to_be_empty()
+    expect(host.locator("#players .p-score")).to_have_text(["0", "0", "0", "0"])
+
+    panel(host).locator('button[data-act="end-game"]').click()
+    host.locator('#cs-confirm button[data-act="confirm-yes"]').click()
+    expect(panel(host).locator("h2")).to_have_text("Final scoring")
+    panel(host).locator("#cs-points").fill("80")
+    panel(host).locator('button[data-act="category"][data-cat="city"]').click()
+    panel(host).locator('button[data-act="score"]').click()
+    expect(confirm).to_contain_text(
+        "Really 80 points for Ann? At most 2 tiles are on the table so far. Unfinished cities"
+        " on them give at most 4 points (1 per tile and 1 per coat of arms)."
+    )
+    host.locator('#cs-confirm button[data-act="confirm-no"]').click()
+    expect(confirm).to_be_empty()
+    panel(host).locator("#cs-points").fill("4")
+    expect(panel(host).locator('button[data-cat="city"]')).to_have_attribute("aria-pressed", "true")
+    panel(host).locator('button[data-act="score"]').click()
+    expect(host.locator("#players .p-score")).to_have_text(["4", "0", "0", "0"])
+    expect(confirm).to_be_empty()
     assert not watch.errors, watch.errors

@@ -349,3 +349,92 @@ def test_a_preview_shows_a_waiting_message_that_would_no_longer_be_drawn() -> No
     applied = submit_command(table.code, 0, table.version, "undraw", body)
     assert any(line["text"].endswith("goes back on top") for line in applied.lines)
     assert json.loads(applied.view_json)["revealed"] is None
+
+
+@override_settings(FIXED_MESSAGES=[str(m) for m in MESSAGES])
+def test_a_message_resolution_is_listed_under_the_turn_it_was_drawn_in() -> None:
+    """c3 fixes Ann's figure for the turn, so her resolution of the message her 5 drew ends
+    turn 1 at once and Bob's turn 2 begins: the list still names the resolution with turn 1,
+    the turn it belongs to, and Bob's 2 with turn 2."""
+    from game.services.corrections import correctable
+
+    table = tabletop("c3")
+    send(table, score(5))
+    send(table, {"type": "end_turn"})
+    send(table, {"type": "resolve_message", "choice": "action", "points": 4})
+    send(table, score(2), as_seat=1)
+    listed = correctable(table.code, 0, host=True)
+    assert [item["action"]["type"] for item in listed["entries"]] == [
+        "score",
+        "resolve_message",
+        "score",
+    ]
+    assert [item["turn"] for item in listed["entries"]] == [2, 1, 1]
+
+
+@override_settings(FIXED_MESSAGES=[str(m) for m in MESSAGES])
+def test_a_forgotten_entry_is_added_at_its_turn_and_draws_the_message_it_would_have() -> None:
+    """Ann's 5 (a dark space) was forgotten in turn 1; Bob's turn 2 ended without points. The
+    list offers both ends of turns; adding the 5 before turn 1's end draws message 3 there,
+    so Bob's end of turn lapses; the preview says so and the correction does what it said.
+    An adjustment instead would have drawn nothing."""
+    from game.services.corrections import correctable
+
+    table = tabletop()
+    send(table, {"type": "end_turn"})
+    send(table, {"type": "end_turn"}, as_seat=1)
+    listed = correctable(table.code, 0, host=True)
+    assert listed["turns"] == [{"turn": 2, "entry": 1}, {"turn": 1, "entry": 0}]
+    forgotten = {"seat": 0, "type": "score", "points": 5, "figure": "meeple", "category": "road"}
+    body = {"type": "correct", "entry": 0, "replacement": forgotten, "insert": True}
+    shown = preview(table.code, 0, body, host=True)
+    unchanged(table, 2)
+    texts = [line["text"] for line in shown["lines"]]
+    assert "Host adds \u2068Ann\u2069's 5 points (road, meeple), forgotten in turn 1" in texts
+    assert [item["entry"] for item in shown["lapsed"]] == [1]
+    assert shown["scores"][0] == {"meeple": 5, "messenger": 0}
+    send(table, body)
+    state = load_state(table)
+    assert state.revealed is not None and state.revealed.message == 3
+    assert (state.players[0].meeple, state.active) == (5, 0)
+    assert [index for index, _ in plays(state)] == [2, 0]
+    listed = correctable(table.code, 0, host=True)
+    assert [(item["entry"], item["turn"]) for item in listed["entries"]] == [(2, 1)]
+    assert listed["turns"] == [{"turn": 1, "entry": 0}]
+    # The record replays to the same game.
+    game = record.replay(record_of(table))
+    assert game.state.revealed == state.revealed
+    assert game.state.players == state.players
+    # Before turn 1's end only: not before an entry with points.
+    send(table, {"type": "resolve_message", "choice": "points"})
+    send(table, {"type": "choose_figure", "figure": "meeple"})
+    with pytest.raises(CommandRefused) as error:
+        preview(table.code, 0, {**body, "entry": 2}, host=True)
+    assert error.value.code == "illegal"
+    assert "before an end of turn" in error.value.message
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"insert": "yes"}, "malformed"),
+        ({"insert": True, "replacement": None}, "malformed"),
+        ({"insert": True, "replacement": {"seat": 0, "type": "adjust", "points": 2}}, "malformed"),
+        ({"insert": True, "replacement": {"seat": 7, "type": "score", "points": 2}}, "illegal"),
+        ({"insert": True, "entry": 0}, "illegal"),  # before an entry with points
+        ({"insert": True, "entry": 9}, "illegal"),  # no such entry
+    ],
+)
+def test_hostile_added_entries_are_refused_and_change_nothing(
+    extra: dict[str, Any], code: str
+) -> None:
+    table = tabletop()
+    send(table, score(4))
+    send(table, {"type": "end_turn"})
+    body = {"type": "correct", "entry": 1, "replacement": score(2, seat=0)} | extra
+    error = refused(table, body)
+    assert error.code == code and error.message
+    unchanged(table, 2)
+    with pytest.raises(CommandRefused) as previewed:
+        preview(table.code, 0, body, host=True)
+    assert previewed.value.code == code

@@ -15,7 +15,7 @@ import {
   usualFigure,
   you,
 } from "./console-state.js";
-import { gettext, interpolate, pgettext } from "../common/i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../common/i18n.js";
 import { html, nameHtml, pts, say } from "../common/shared.js";
 
 const COMMON_POINTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
@@ -32,6 +32,59 @@ export const FIGURE = { meeple: () => gettext("Meeple"), messenger: () => gettex
 export const figureName = (figure) => FIGURE[figure]?.() ?? figure;
 // Keys of the entry form (its legend, aria-keyshortcuts).
 export const KEY_OF = { meeple: "M", messenger: "E", road: "R", city: "C", monastery: "O", field: "F" };
+
+// Why the tiles on the table cannot give that much, per category (`most`: the most they can).
+const BEYOND = {
+  road: (most) =>
+    ngettext(
+      "Roads on them give at most %(most)s point (1 per tile of each road).",
+      "Roads on them give at most %(most)s points (1 per tile of each road).",
+      most,
+    ),
+  city: (most) =>
+    ngettext(
+      "Completed cities on them give at most %(most)s point (2 per tile and 2 per coat of arms).",
+      "Completed cities on them give at most %(most)s points (2 per tile and 2 per coat of arms).",
+      most,
+    ),
+  "final-city": (most) =>
+    ngettext(
+      "Unfinished cities on them give at most %(most)s point (1 per tile and 1 per coat of arms).",
+      "Unfinished cities on them give at most %(most)s points (1 per tile and 1 per coat of arms).",
+      most,
+    ),
+  monastery: (most) =>
+    ngettext(
+      "Monasteries on them give at most %(most)s point (9 each at most).",
+      "Monasteries on them give at most %(most)s points (9 each at most).",
+      most,
+    ),
+  field: (most) =>
+    ngettext(
+      "Fields on them give at most %(most)s point (3 per completed city each field touches).",
+      "Fields on them give at most %(most)s points (3 per completed city each field touches).",
+      most,
+    ),
+};
+
+/** Why `points` for `category` are more than the tiles on the table can give (the server's
+ * `most_points`), or "" when they are not; null without a category (or without the bounds). */
+export function beyondBoard(points, category) {
+  const most = s.view.most_points;
+  if (!category || most?.[category] == null) return null;
+  if (points <= most[category]) return "";
+  const final = s.view.pending?.type === "finish";
+  const tiles = interpolate(
+    ngettext(
+      "At most %(tiles)s tile is on the table so far.",
+      "At most %(tiles)s tiles are on the table so far.",
+      most.tiles,
+    ),
+    { tiles: most.tiles },
+  );
+  const why = BEYOND[final && category === "city" ? "final-city" : category](most[category]);
+  return `${tiles} ${interpolate(why, { most: most[category] })}`;
+}
 
 /** The player an entry is for unless another is chosen: a phone's own seat; on the host's
  * console the active one (the first in the final scoring). */

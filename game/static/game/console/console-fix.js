@@ -34,6 +34,7 @@ export class Corrections {
     this.page = page;
     this.step = "list"; // list → edit → preview
     this.list = null; // the `entries` frame's entries, or null while asked for
+    this.turns = []; // the `entries` frame's ends of turns a forgotten entry may be added before
     this.listId = null; // the id the list was asked for under, until it comes or is refused
     this.listRefused = false; // the server refused the list (the reason is in `error`)
     this.listVersion = null; // the version the list is for
@@ -63,6 +64,7 @@ export class Corrections {
     if (msg.id != null && msg.id !== this.listId) return;
     this.listId = null;
     this.list = msg.entries;
+    this.turns = msg.turns || [];
     this.listVersion = msg.version;
     this.render(this.focusList);
     this.focusList = false;
@@ -140,7 +142,19 @@ export class Corrections {
         const replacement = this.replacement(a);
         if (!replacement) return;
         this.edited = replacement;
-        return this.ask({ type: "correct", entry: this.entry.entry, replacement });
+        const insert = this.entry.insert ? { insert: true } : {};
+        return this.ask({ type: "correct", entry: this.entry.entry, replacement, ...insert });
+      }
+      case "add": {
+        const end = this.turns.find((t) => t.entry === Number(this.box.querySelector('[name="add-turn"]').value));
+        if (!end) return;
+        const seat = this.page.view().active_seat ?? 0;
+        const line = interpolate(gettext("A forgotten entry in turn %(number)s"), { number: end.turn });
+        this.entry = { entry: end.entry, insert: true, line, action: { seat, type: "score", points: "" } };
+        this.edited = null;
+        this.step = "edit";
+        this.error = "";
+        return this.render(true);
       }
       case "delete":
         return this.ask({ type: "correct", entry: this.entry.entry, replacement: null });
@@ -242,8 +256,11 @@ export class Corrections {
           : this.list.length
             ? html`<ol class="fix-list">${this.list.map((e) => html`<li><button type="button" class="btn" data-act="fix-pick" data-entry="${e.entry}"><small>${turnOf(e)}</small> ${lineText(e.line)}</button></li>`)}</ol>`
             : html`<p class="hint">${gettext("Nothing to correct yet.")}</p>`;
+      const add = this.turns.length
+        ? html`<div class="fix-form fix-add"><h3>${gettext("Add a forgotten entry")}</h3><label>${gettext("Turn")} <select name="add-turn">${this.turns.map((t, i) => option(t.entry, turnOf(t), i === 0))}</select></label>${button("add", gettext("Add an entry at this turn…"))}</div>`
+        : "";
       const adjust = html`<div class="fix-form fix-adjust"><h3>${gettext("Adjust a figure")}</h3>${seats("adj-seat", view.active_seat ?? 0)}${select("adj-figure", gettext("Figure"), figureOptions("meeple"))}<label>${gettext("Points")} <input name="adj-points" maxlength="5" placeholder="-3"></label>${button("adjust", gettext("Adjust…"))}</div>`;
-      markup = html`${head}<p class="hint">${gettext("Choose an entry to change or delete; the message stack keeps its order.")}</p>${error}${items}${adjust}`;
+      markup = html`${head}<p class="hint">${gettext("Choose an entry to change or delete; the message stack keeps its order.")}</p>${error}${items}${add}${adjust}`;
     } else if (this.step === "edit") {
       const a = this.edited || this.entry.action;
       const fields = [];
@@ -263,7 +280,10 @@ export class Corrections {
             ...CATEGORIES.map(([c, name]) => option(c, name(), a.category === c)),
           ]),
         );
-      const remove = a.type === "resolve_message" ? "" : button("delete", gettext("Delete this entry…"), "ghost");
+      const remove =
+        a.type === "resolve_message" || this.entry.insert
+          ? ""
+          : button("delete", gettext("Delete this entry…"), "ghost");
       markup = html`${head}<p class="fix-what">${lineText(this.entry.line)}</p>${error}<div class="fix-form">${fields}</div><div class="actions">${button("preview", gettext("Show what changes"), "primary")}${remove}${button("back", gettext("Back"), "ghost")}</div>`;
     } else {
       const p = this.shown;

@@ -1,7 +1,7 @@
 // Sending: one command in flight, resent under its id after a reconnect, a refusal kept with
 // its form, a question before anything implausible or final.
 
-import { choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
+import { beyondBoard, choosesFigureOf, freshDraft, shareFigure } from "./console-entry.js";
 import { $, chosenSeats, IMPLAUSIBLE, nameOf, paint, s, waiting, wire, you } from "./console-state.js";
 import { messageCommand } from "./console-message.js";
 import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
@@ -107,15 +107,18 @@ export function andList(names) {
   return interpolate(gettext("%(list)s and %(last)s"), { list: names.slice(0, -1).join(", "), last: names.at(-1) });
 }
 
-/** More points than a table plausibly scores at once: asked before sending. */
-function plausible(points, seats, run) {
+/** More points than a table plausibly scores at once: asked before sending. With a category,
+ * more than the tiles on the table can give (`beyondBoard`); without, more than one number. */
+function plausible(points, seats, category, run) {
   const final = s.view.pending?.type === "finish";
   const bound = final ? 3 * IMPLAUSIBLE : IMPLAUSIBLE;
-  if (points == null || points <= bound) return run();
+  const beyond = points == null ? "" : beyondBoard(points, category);
+  if (points == null || beyond === "" || (beyond == null && points <= bound)) return run();
   const who = andList(seats.map(nameOf));
   const really = interpolate(gettext("Really %(points)s for %(names)s?"), { points: pts(points), names: who });
   const unusual = interpolate(gettext("More than %(bound)s in one entry is unusual during play."), { bound });
-  ask(final ? really : `${really} ${unusual}`, interpolate(gettext("Yes, %(points)s"), { points: pts(points) }), run);
+  const why = beyond || (final ? "" : unusual);
+  ask(why ? `${really} ${why}` : really, interpolate(gettext("Yes, %(points)s"), { points: pts(points) }), run);
 }
 
 /** The one place a score entry is sent: for one seat on `figure` (none: usual, or asked), or
@@ -125,7 +128,7 @@ export function sendEntry(figure) {
   const seats = chosenSeats();
   if (s.busy || !seats.length || !draft.points) return;
   const final = s.view.pending?.type === "finish";
-  plausible(draft.points, seats, () => {
+  plausible(draft.points, seats, draft.category, () => {
     let command = { type: "score", points: draft.points };
     if (seats.length > 1) {
       const shares = seats.map((seat) => {
@@ -148,7 +151,7 @@ export function sendMessageChoice(button) {
   if (s.busy || !chosen) return;
   if (!chosen.counted) return send(chosen.command, p.seat);
   const draft = { ...s.draft };
-  plausible(draft.points, [p.seat], () => {
+  plausible(draft.points, [p.seat], null, () => {
     Object.assign(s.draft, { points: null, typed: false });
     send(chosen.command, p.seat, draft);
   });
