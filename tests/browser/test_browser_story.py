@@ -241,3 +241,36 @@ def test_the_projector_shows_the_story_by_itself_after_the_game(
     screenshot(page, "story-projector-4x3.png")
     assert watch.errors == []
     tv.close()
+
+
+BUTTON_COVERS = """() => {
+    // What of the story (a cell of its tables, the chart) the button leading back overlaps.
+    const button = document.querySelector("#pj-story-button").getBoundingClientRect();
+    const parts = document.querySelectorAll("#pj-story :is(th, td, svg, h3)");
+    return [...parts].filter((part) => {
+        const r = part.getBoundingClientRect();
+        return r.left < button.right && r.right > button.left
+            && r.top < button.bottom && r.bottom > button.top;
+    }).map((part) => part.textContent.slice(0, 40));
+}"""
+
+
+def test_the_button_back_to_the_table_covers_nothing_of_the_story(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """On the projector at 16:9 and 4:3, "Back to the table" stands clear of the chart, the
+    headings and every cell of the story's tables."""
+    base, _, playing, _ = server
+    tv = browser.new_context(base_url=base, viewport={"width": 1920, "height": 1080})
+    page = tv.new_page()
+    page.goto(f"/t/{playing}/projector")
+    page.locator("#pj-story-button").click()
+    expect_chart(page, "#pj-story")
+    button = page.locator("#pj-story-button")
+    expect(button).to_have_text("Back to the table")
+    for width, height in ((1920, 1080), (1280, 720), (1024, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(f"innerWidth === {width}")
+        expect(button).to_be_visible()
+        assert page.evaluate(BUTTON_COVERS) == [], (width, height)
+    tv.close()
