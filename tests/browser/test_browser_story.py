@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from game.services.stories import CSV_COLUMNS
 from tests import servers
@@ -274,3 +274,77 @@ def test_the_button_back_to_the_table_covers_nothing_of_the_story(
         expect(button).to_be_visible()
         assert page.evaluate(BUTTON_COVERS) == [], (width, height)
     tv.close()
+
+
+AXIS_CLASHES = """async ([big, counts]) => {
+    // The story of a game of n turns (its JSON given by the route below, n its code) drawn into
+    // a box of the page; each pair of turn numbers under the chart that overlap.
+    const { showStory } = await import("/static/game/common/story.js");
+    const clashes = [];
+    for (const n of counts) {
+        const box = document.createElement("div");
+        box.style.width = "720px";
+        document.body.append(box);
+        await showStory(box, String(n), { big });
+        const plot = box.querySelector("svg");
+        const marks = [...plot.querySelectorAll('text[text-anchor="middle"]')]
+            .filter((t) => !t.getAttribute("font-weight") && !t.getAttribute("transform"))
+            .map((t) => [t.textContent, t.getBBox()]);
+        const row = marks.filter(([w]) => w !== "Turn");
+        for (let i = 1; i < row.length; i++) {
+            const [a, ra] = row[i - 1];
+            const [b, rb] = row[i];
+            if (ra.x + ra.width > rb.x - 2) clashes.push([n, a, b, ra.x + ra.width, rb.x]);
+        }
+        box.remove();
+    }
+    return clashes;
+}"""
+
+
+def long_story(turns: int) -> dict[str, object]:
+    """A story of two players over `turns` turns and the end."""
+    rows = [
+        {
+            "turn": turn,
+            "phase": "play",
+            "players": [{"total": turn, "meeple": turn, "messenger": 0}] * 2,
+        }
+        for turn in range(turns + 1)
+    ]
+    rows.append({"turn": turns, "phase": "final", "players": rows[-1]["players"]})
+    return {
+        "code": str(turns),
+        "players": ["Ann", "Bob"],
+        "colours": ["blue", "orange"],
+        "categories": ["road", "city"],
+        "totals": [{"road": 1, "city": 2}] * 2,
+        "messages": [],
+        "history": rows,
+        "ranking": [],
+    }
+
+
+def test_the_turns_under_the_chart_never_run_into_the_end(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """Whatever the number of turns, the last turn numbered under the chart and "End" stand
+    apart (the chart is also the PNG's picture), on a laptop and on the projector."""
+    base, _, playing, _ = server
+    laptop = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+    page = laptop.new_page()
+
+    def answer(route: Route) -> None:
+        code = route.request.url.rsplit("/", 2)[1]
+        if code.isdigit():
+            route.fulfill(json=long_story(int(code)))
+        else:
+            route.fallback()
+
+    page.route("**/t/*/story.json", answer)
+    page.goto(f"/t/{playing}/story")
+    expect(page.locator("#story svg")).to_be_visible()
+    counts = list(range(8, 90))
+    assert page.evaluate(AXIS_CLASHES, [False, counts]) == []
+    assert page.evaluate(AXIS_CLASHES, [True, counts]) == []
+    laptop.close()
