@@ -9,7 +9,7 @@ arrived, with no timed queue in between.
 Sizes are measured at 1920 x 1080, 1280 x 720 and 1024 x 768 (4:3) against these minimums, in
 per cent of the viewport's height (2.2% is 24 px at 1080 rows, 17 px at 768):
 
-* names, both figures' counts and the TURN badge: 2.2%;
+* names, both figures' counts, the TURN badge and a figure's lap mark: 2.2%;
 * the players' totals: 4%; the revealed message's text: 4%;
 * a figure on the track (its drawn height): 2%; in a crowd of more than four on one space, which
   stands inside that space's square, 1%.
@@ -265,6 +265,9 @@ MEASURE = """() => {
         laps: all(".sb-lap").filter((e) => getComputedStyle(e).display !== "none").map(box),
         lapTexts: all(".sb-lap").filter((e) => getComputedStyle(e).display !== "none")
             .map((e) => e.textContent),
+        // The lap mark's number as drawn: the height of its glyphs' box on the screen.
+        lapNumbers: all(".sb-lap").filter((e) => getComputedStyle(e).display !== "none")
+            .map((e) => e.querySelector("text").getBoundingClientRect().height),
         boxes: all(".pj-head, .sb-board, .sb-player, .pj-join, .pj-card").map(box),
         players: all(".sb-player").map(box),
     };
@@ -324,6 +327,8 @@ def test_the_projector_reads_across_a_room(
     for a, b in itertools.combinations(measured["bodies"], 2):
         assert not _overlaps(a, b), (a, b)
     assert measured["lapTexts"] == ["50"]
+    # Its number reads across the room: as tall as the names' type (2.2%) at least.
+    assert measured["lapNumbers"][0] >= 2.2 * vh, measured["lapNumbers"]
     tv.close()
 
 
