@@ -561,3 +561,47 @@ def test_twelve_figures_on_space_0_stay_in_its_corner_and_the_story_button_cover
     touching = [leaf["what"] for leaf in measured["leaves"] if _overlaps(button, leaf)]
     assert not touching, touching
     tv.close()
+
+
+HEADLINE = """() => {
+    // The lobby's headline: its words whole (none cut off with an ellipsis or hidden) and within
+    // the screen.
+    const line = document.querySelector(".pj-centre--lobby .pj-turn > span:last-child");
+    const r = line.getBoundingClientRect();
+    return {
+        text: line.textContent,
+        cut: getComputedStyle(line).overflow !== "visible"
+            && (line.scrollWidth > line.clientWidth + 1 || line.scrollHeight > line.clientHeight + 1),
+        inside: r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+    };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE", "cs-CZ"])
+def test_the_lobby_headline_is_whole_on_every_screen(
+    server: str, browser: Browser, locale: str
+) -> None:
+    """Every seat taken, the projector's lobby says so in full at 16:9, 720p and 4:3, in each
+    language."""
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    code = create_table(page, "Ann", seats=2, tabletop=True)
+    Host(page, code, ["Ann", "Bob"]).frame(
+        {"type": "add_player", "name": "Bob", "colour": "green"}, "snapshot"
+    )
+    tv = browser.new_context(
+        base_url=server, locale=locale, viewport={"width": 1920, "height": 1080}
+    )
+    projector = tv.new_page()
+    projector.goto(f"/t/{code}/projector")
+    headline = projector.locator(".pj-centre--lobby .pj-turn")
+    expect(headline).not_to_have_text("Scan to join")
+    expect(projector.locator(".pj-centre--lobby .pj-sub").first).to_contain_text("2")
+    for width, height in SIZES:
+        projector.set_viewport_size({"width": width, "height": height})
+        projector.wait_for_function(f"innerWidth === {width} && innerHeight === {height}")
+        found = projector.evaluate(HEADLINE)
+        screenshot(projector, f"projector-lobby-full-{locale}-{width}x{height}.png")
+        assert not found["cut"] and found["inside"], (locale, width, height, found)
+    context.close()
+    tv.close()
