@@ -571,7 +571,8 @@ HEADLINE = """() => {
     return {
         text: line.textContent,
         cut: getComputedStyle(line).overflow !== "visible"
-            && (line.scrollWidth > line.clientWidth + 1 || line.scrollHeight > line.clientHeight + 1),
+            && (line.scrollWidth > line.clientWidth + 1
+                || line.scrollHeight > line.clientHeight + 1),
         inside: r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
     };
 }"""
