@@ -348,3 +348,65 @@ def test_the_turns_under_the_chart_never_run_into_the_end(
     assert page.evaluate(AXIS_CLASHES, [False, counts]) == []
     assert page.evaluate(AXIS_CLASHES, [True, counts]) == []
     laptop.close()
+
+
+NAME_CONTRAST = """(scope) => {
+    // The WCAG contrast ratio of each player's name in the story's tables against the colour
+    // it is drawn on (the first opaque background of it or a box around it).
+    const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+        const c = [r, g, b].map((v) => {
+            const s = v / 255;
+            return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    };
+    const ground = (el) => {
+        for (; el; el = el.parentElement) {
+            const c = rgb(getComputedStyle(el).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+    };
+    return [...document.querySelectorAll(`${scope} .story-table bdi`)].map((name) => {
+        const [a, b] = [lum(rgb(getComputedStyle(name).color)), lum(ground(name))];
+        return [name.textContent, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+    });
+}"""
+
+
+def assert_names_readable(page: Page, scope: str) -> None:
+    expect(page.locator(f"{scope} .story-table bdi").first).to_be_visible()
+    found = page.evaluate(NAME_CONTRAST, scope)
+    assert found, scope
+    for name, ratio in found:
+        assert ratio >= 4.5, (scope, name, ratio)
+
+
+def test_the_names_in_the_story_stand_out_from_their_ground(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """The players' names in the story's tables can be read (a contrast of 4.5 at least) on the
+    projector, on the table page and on the story's own page."""
+    base, finished, _, board = server
+    tv = browser.new_context(base_url=base, viewport={"width": 1280, "height": 720})
+    page = tv.new_page()
+    page.goto(f"/t/{finished}/projector")
+    expect_chart(page, "#pj-story")
+    assert_names_readable(page, "#pj-story")
+    # An online game's projector (with the board's style), its story opened by hand.
+    page.goto(f"/t/{board}/projector")
+    page.locator("#pj-story-button").click()
+    expect_chart(page, "#pj-story", players=2)
+    assert_names_readable(page, "#pj-story")
+    tv.close()
+    laptop = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+    page = laptop.new_page()
+    page.goto(f"/t/{finished}")
+    expect(page.locator("details#story")).to_have_attribute("open", "")
+    expect_chart(page, "#story")
+    assert_names_readable(page, "#story")
+    page.goto(f"/t/{board}/story")
+    expect_chart(page, "#story", players=2)
+    assert_names_readable(page, "#story")
+    laptop.close()
