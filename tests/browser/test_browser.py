@@ -603,7 +603,7 @@ def expect_reveal_card(projector: Page, view: dict[str, Any]) -> None:
     expect(overlay.locator(".pj-card-number")).to_have_text(str(revealed["message"]))
     expect(overlay.locator(".pj-card-text")).to_have_text(revealed["text"])
     expect(overlay.locator(".pj-card-kicker")).to_have_text(
-        re.compile(rf"{NAMES[revealed['seat']]} draws a message$")
+        re.compile(rf"{NAMES[revealed['seat']]}\sdraws a message$")
     )
     expect(overlay).to_be_visible()
 
