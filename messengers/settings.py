@@ -66,6 +66,9 @@ CSRF_COOKIE_SECURE = flag("CSRF_COOKIE_SECURE", _PRODUCTION)
 SECURE_HSTS_SECONDS = whole("SECURE_HSTS_SECONDS", 31_536_000 if _PRODUCTION else 0, 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", _PRODUCTION)
 SECURE_HSTS_PRELOAD = flag("SECURE_HSTS_PRELOAD", _PRODUCTION)
+# Sent by game.web.opener_policy instead, only where a browser heeds it: over plain HTTP on the
+# local network a browser ignores it and logs an error on every page.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 # The proxy tells Django the request came over HTTPS; without it every request would look like
 # plain HTTP and be redirected forever. Only behind a proxy that sets (or strips) the header.
 if flag("TRUST_X_FORWARDED_PROTO", _PRODUCTION):
@@ -116,6 +119,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Cross-Origin-Opener-Policy only over HTTPS or on the machine itself, where a browser
+    # heeds it (game/web/opener_policy.py).
+    "game.web.opener_policy.OpenerPolicy",
     # Outside everything that may answer by itself (static files, a refused request), so that
     # every response carries the policy.
     "csp.middleware.CSPMiddleware",

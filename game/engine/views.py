@@ -256,6 +256,18 @@ def board_view(board: Board) -> dict[str, Any]:
     return {"tiles": tiles, "followers": followers, "completed": completed}
 
 
+def messages_left(state: GameState) -> int:
+    """The messages not yet drawn in this pass through the stack: all of them at the start, one
+    fewer with each draw, all of them again once every one has been drawn (a drawn message goes
+    to the bottom, so the stack comes round in the same order). A count of draws, public by
+    itself: the stack (a turn of the setup's order) tells how far it has come round, never
+    which message comes next."""
+    order = state.setup.messages
+    if not state.stack or state.stack[0] not in order:
+        return len(state.stack)
+    return len(order) - order.index(state.stack[0])
+
+
 def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, for None) may see. Every seat sees the same public facts;
     ``you`` tells a seat which one it is."""
@@ -284,6 +296,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
             for index, player in enumerate(state.players)
         ],
         "messages_in_stack": len(state.stack),
+        "messages_left": messages_left(state),
         "messages_this_turn": state.messages_this_turn,
         "revealed": None
         if state.revealed is None

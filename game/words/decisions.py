@@ -22,7 +22,7 @@ from game.engine.events import FigureOption
 from game.engine.messengers import MessageAction
 from game.engine.presets import Options
 from game.words.isolates import isolate
-from game.words.messages import message_text, preset_name
+from game.words.messages import message_detail, message_text, preset_name
 from game.words.narration import entry_words, points_words
 
 _A = MessageAction
@@ -213,6 +213,7 @@ def word_view(shared: dict[str, Any], options: Options) -> dict[str, Any]:
     revealed = shared.get("revealed")
     if revealed is not None:
         revealed["text"] = message_text(options, MessageAction(revealed["action"]))
+        revealed["detail"] = message_detail(options, MessageAction(revealed["action"]))
     word_pending(shared.get("pending"), options, names, shared["active_seat"])
     if "undoable" in shared:
         undoable = shared["undoable"]

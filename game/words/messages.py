@@ -12,7 +12,7 @@ from typing import Final
 from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from game.engine.messengers import MESSAGE_SETS, MessageAction
-from game.engine.presets import ExtraTile, Options, Trigger
+from game.engine.presets import ExtraTile, Options, ScoreAndReturn, Trigger
 
 _A = MessageAction
 
@@ -40,6 +40,26 @@ def message_text(options: Options | None, action: MessageAction) -> str:
     ):
         return gettext("Play an extra turn")
     return gettext(_MESSAGE_TEXT[action])
+
+
+_SCORE_AND_RETURN_RULE: Final[dict[ScoreAndReturn, str]] = {
+    ScoreAndReturn.MAJORITY_ONLY: gettext_noop("Only where you have the majority"),
+    ScoreAndReturn.ANY_MEEPLE_SCORE_IF_MAJORITY: gettext_noop(
+        "Any follower; scores with the majority"
+    ),
+    ScoreAndReturn.ANY_MEEPLE_SCORE_ALWAYS: gettext_noop("Any follower; always scores"),
+    ScoreAndReturn.MAJORITY_OR_RETURN_ANY: gettext_noop("Score your majority, or return any"),
+}
+"""How the edition reads message 8 (rules/messengers.md §4), in the words of the house rules'
+menu: the tile alone does not say which follower may be chosen, nor when it scores."""
+
+
+def message_detail(options: Options, action: MessageAction) -> str:
+    """The edition's reading of a message whose tile leaves it open (message 8, "score a follower
+    and return it"), for its card; "" for a message whose words say it all."""
+    if action is _A.SCORE_AND_RETURN:
+        return gettext(_SCORE_AND_RETURN_RULE[options.score_and_return])
+    return ""
 
 
 def message_names(options: Options) -> dict[str, str]:

@@ -459,7 +459,7 @@ def expect_table_page(player: Player, view: dict[str, Any]) -> None:
         len(view["board"]["followers"])
     )
     expect(page.locator("#tiles-left")).to_have_text(str(view["tiles_left"]))
-    expect(page.locator("#messages-left")).to_have_text(str(view["messages_in_stack"]))
+    expect(page.locator("#messages-left")).to_have_text(str(view["messages_left"]))
 
 
 def expect_projector(page: Page, view: dict[str, Any]) -> None:
@@ -481,7 +481,7 @@ def expect_projector(page: Page, view: dict[str, Any]) -> None:
     )
     counts = page.locator(".pj-counts dd")
     expect(counts).to_have_text(
-        [str(view["tiles_left"]), str(view["messages_in_stack"]), str(view["turn"])]
+        [str(view["tiles_left"]), str(view["messages_left"]), str(view["turn"])]
     )
 
 
@@ -603,7 +603,7 @@ def expect_reveal_card(projector: Page, view: dict[str, Any]) -> None:
     expect(overlay.locator(".pj-card-number")).to_have_text(str(revealed["message"]))
     expect(overlay.locator(".pj-card-text")).to_have_text(revealed["text"])
     expect(overlay.locator(".pj-card-kicker")).to_have_text(
-        re.compile(rf"{NAMES[revealed['seat']]} draws a message$")
+        re.compile(rf"{NAMES[revealed['seat']]}\sdraws a message$")
     )
     expect(overlay).to_be_visible()
 

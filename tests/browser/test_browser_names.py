@@ -49,9 +49,11 @@ NOT_ISOLATED = """name => {
 }"""
 
 AFTER_NAME = """([selector, words]) => {
-  // Where `words` (after the name in the same line) are drawn compared with the name.
+  // Where `words` (after the name in the same line) are drawn compared with the name. The space
+  // next to a name may be a no-break space (it keeps the name with its sentence).
+  const plain = (text) => text.replace(/\u00a0/g, " ");
   const lines = [...document.querySelectorAll(selector)];
-  const line = lines.find((el) => el.textContent.includes(words));
+  const line = lines.find((el) => plain(el.textContent).includes(words));
   const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
   const rect = (node, start, end) => {
     const range = document.createRange();
@@ -63,7 +65,7 @@ AFTER_NAME = """([selector, words]) => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const at = node.data.indexOf("evil");
     if (at >= 0 && nameRight === null) nameRight = rect(node, at, at + 4).right;
-    const w = node.data.indexOf(words);
+    const w = plain(node.data).indexOf(words);
     if (w >= 0) return { nameRight, wordsLeft: rect(node, w, w + words.length).left };
   }
   return null;

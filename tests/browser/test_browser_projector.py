@@ -9,7 +9,7 @@ arrived, with no timed queue in between.
 Sizes are measured at 1920 x 1080, 1280 x 720 and 1024 x 768 (4:3) against these minimums, in
 per cent of the viewport's height (2.2% is 24 px at 1080 rows, 17 px at 768):
 
-* names, both figures' counts and the TURN badge: 2.2%;
+* names, both figures' counts, the TURN badge and a figure's lap mark: 2.2%;
 * the players' totals: 4%; the revealed message's text: 4%;
 * a figure on the track (its drawn height): 2%; in a crowd of more than four on one space, which
   stands inside that space's square, 1%.
@@ -265,6 +265,9 @@ MEASURE = """() => {
         laps: all(".sb-lap").filter((e) => getComputedStyle(e).display !== "none").map(box),
         lapTexts: all(".sb-lap").filter((e) => getComputedStyle(e).display !== "none")
             .map((e) => e.textContent),
+        // The lap mark's number as drawn: the height of its glyphs' box on the screen.
+        lapNumbers: all(".sb-lap").filter((e) => getComputedStyle(e).display !== "none")
+            .map((e) => e.querySelector("text").getBoundingClientRect().height),
         boxes: all(".pj-head, .sb-board, .sb-player, .pj-join, .pj-card").map(box),
         players: all(".sb-player").map(box),
     };
@@ -324,6 +327,8 @@ def test_the_projector_reads_across_a_room(
     for a, b in itertools.combinations(measured["bodies"], 2):
         assert not _overlaps(a, b), (a, b)
     assert measured["lapTexts"] == ["50"]
+    # Its number reads across the room: as tall as the names' type (2.2%) at least.
+    assert measured["lapNumbers"][0] >= 2.2 * vh, measured["lapNumbers"]
     tv.close()
 
 
@@ -555,4 +560,49 @@ def test_twelve_figures_on_space_0_stay_in_its_corner_and_the_story_button_cover
     assert button is not None
     touching = [leaf["what"] for leaf in measured["leaves"] if _overlaps(button, leaf)]
     assert not touching, touching
+    tv.close()
+
+
+HEADLINE = """() => {
+    // The lobby's headline: its words whole (none cut off with an ellipsis or hidden) and within
+    // the screen.
+    const line = document.querySelector(".pj-centre--lobby .pj-turn > span:last-child");
+    const r = line.getBoundingClientRect();
+    return {
+        text: line.textContent,
+        cut: getComputedStyle(line).overflow !== "visible"
+            && (line.scrollWidth > line.clientWidth + 1
+                || line.scrollHeight > line.clientHeight + 1),
+        inside: r.left >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+    };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE", "cs-CZ"])
+def test_the_lobby_headline_is_whole_on_every_screen(
+    server: str, browser: Browser, locale: str
+) -> None:
+    """Every seat taken, the projector's lobby says so in full at 16:9, 720p and 4:3, in each
+    language."""
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    code = create_table(page, "Ann", seats=2, tabletop=True)
+    Host(page, code, ["Ann", "Bob"]).frame(
+        {"type": "add_player", "name": "Bob", "colour": "green"}, "snapshot"
+    )
+    tv = browser.new_context(
+        base_url=server, locale=locale, viewport={"width": 1920, "height": 1080}
+    )
+    projector = tv.new_page()
+    projector.goto(f"/t/{code}/projector")
+    headline = projector.locator(".pj-centre--lobby .pj-turn")
+    expect(headline).not_to_have_text("Scan to join")
+    expect(projector.locator(".pj-centre--lobby .pj-sub").first).to_contain_text("2")
+    for width, height in SIZES:
+        projector.set_viewport_size({"width": width, "height": height})
+        projector.wait_for_function(f"innerWidth === {width} && innerHeight === {height}")
+        found = projector.evaluate(HEADLINE)
+        screenshot(projector, f"projector-lobby-full-{locale}-{width}x{height}.png")
+        assert not found["cut"] and found["inside"], (locale, width, height, found)
+    context.close()
     tv.close()

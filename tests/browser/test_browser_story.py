@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from game.services.stories import CSV_COLUMNS
 from tests import servers
@@ -241,3 +241,172 @@ def test_the_projector_shows_the_story_by_itself_after_the_game(
     screenshot(page, "story-projector-4x3.png")
     assert watch.errors == []
     tv.close()
+
+
+BUTTON_COVERS = """() => {
+    // What of the story (a cell of its tables, the chart) the button leading back overlaps.
+    const button = document.querySelector("#pj-story-button").getBoundingClientRect();
+    const parts = document.querySelectorAll("#pj-story :is(th, td, svg, h3)");
+    return [...parts].filter((part) => {
+        const r = part.getBoundingClientRect();
+        return r.left < button.right && r.right > button.left
+            && r.top < button.bottom && r.bottom > button.top;
+    }).map((part) => part.textContent.slice(0, 40));
+}"""
+
+
+def test_the_button_back_to_the_table_covers_nothing_of_the_story(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """On the projector at 16:9 and 4:3, "Back to the table" stands clear of the chart, the
+    headings and every cell of the story's tables."""
+    base, _, playing, _ = server
+    tv = browser.new_context(base_url=base, viewport={"width": 1920, "height": 1080})
+    page = tv.new_page()
+    page.goto(f"/t/{playing}/projector")
+    page.locator("#pj-story-button").click()
+    expect_chart(page, "#pj-story")
+    button = page.locator("#pj-story-button")
+    expect(button).to_have_text("Back to the table")
+    for width, height in ((1920, 1080), (1280, 720), (1024, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(f"innerWidth === {width}")
+        expect(button).to_be_visible()
+        assert page.evaluate(BUTTON_COVERS) == [], (width, height)
+    tv.close()
+
+
+AXIS_CLASHES = """async ([big, counts]) => {
+    // The story of a game of n turns (its JSON given by the route below, n its code) drawn into
+    // a box of the page; each pair of turn numbers under the chart that overlap.
+    const { showStory } = await import("/static/game/common/story.js");
+    const clashes = [];
+    for (const n of counts) {
+        const box = document.createElement("div");
+        box.style.width = "720px";
+        document.body.append(box);
+        await showStory(box, String(n), { big });
+        const plot = box.querySelector("svg");
+        const marks = [...plot.querySelectorAll('text[text-anchor="middle"]')]
+            .filter((t) => !t.getAttribute("font-weight") && !t.getAttribute("transform"))
+            .map((t) => [t.textContent, t.getBBox()]);
+        const row = marks.filter(([w]) => w !== "Turn");
+        for (let i = 1; i < row.length; i++) {
+            const [a, ra] = row[i - 1];
+            const [b, rb] = row[i];
+            if (ra.x + ra.width > rb.x - 2) clashes.push([n, a, b, ra.x + ra.width, rb.x]);
+        }
+        box.remove();
+    }
+    return clashes;
+}"""
+
+
+def long_story(turns: int) -> dict[str, object]:
+    """A story of two players over `turns` turns and the end."""
+    rows = [
+        {
+            "turn": turn,
+            "phase": "play",
+            "players": [{"total": turn, "meeple": turn, "messenger": 0}] * 2,
+        }
+        for turn in range(turns + 1)
+    ]
+    rows.append({"turn": turns, "phase": "final", "players": rows[-1]["players"]})
+    return {
+        "code": str(turns),
+        "players": ["Ann", "Bob"],
+        "colours": ["blue", "orange"],
+        "categories": ["road", "city"],
+        "totals": [{"road": 1, "city": 2}] * 2,
+        "messages": [],
+        "history": rows,
+        "ranking": [],
+    }
+
+
+def test_the_turns_under_the_chart_never_run_into_the_end(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """Whatever the number of turns, the last turn numbered under the chart and "End" stand
+    apart (the chart is also the PNG's picture), on a laptop and on the projector."""
+    base, _, playing, _ = server
+    laptop = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+    page = laptop.new_page()
+
+    def answer(route: Route) -> None:
+        code = route.request.url.rsplit("/", 2)[1]
+        if code.isdigit():
+            route.fulfill(json=long_story(int(code)))
+        else:
+            route.fallback()
+
+    page.route("**/t/*/story.json", answer)
+    page.goto(f"/t/{playing}/story")
+    expect(page.locator("#story svg")).to_be_visible()
+    counts = list(range(8, 90))
+    assert page.evaluate(AXIS_CLASHES, [False, counts]) == []
+    assert page.evaluate(AXIS_CLASHES, [True, counts]) == []
+    laptop.close()
+
+
+NAME_CONTRAST = """(scope) => {
+    // The WCAG contrast ratio of each player's name in the story's tables against the colour
+    // it is drawn on (the first opaque background of it or a box around it).
+    const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+        const c = [r, g, b].map((v) => {
+            const s = v / 255;
+            return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    };
+    const ground = (el) => {
+        for (; el; el = el.parentElement) {
+            const c = rgb(getComputedStyle(el).backgroundColor);
+            if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+    };
+    return [...document.querySelectorAll(`${scope} .story-table bdi`)].map((name) => {
+        const [a, b] = [lum(rgb(getComputedStyle(name).color)), lum(ground(name))];
+        return [name.textContent, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+    });
+}"""
+
+
+def assert_names_readable(page: Page, scope: str) -> None:
+    expect(page.locator(f"{scope} .story-table bdi").first).to_be_visible()
+    found = page.evaluate(NAME_CONTRAST, scope)
+    assert found, scope
+    for name, ratio in found:
+        assert ratio >= 4.5, (scope, name, ratio)
+
+
+def test_the_names_in_the_story_stand_out_from_their_ground(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """The players' names in the story's tables can be read (a contrast of 4.5 at least) on the
+    projector, on the table page and on the story's own page."""
+    base, finished, _, board = server
+    tv = browser.new_context(base_url=base, viewport={"width": 1280, "height": 720})
+    page = tv.new_page()
+    page.goto(f"/t/{finished}/projector")
+    expect_chart(page, "#pj-story")
+    assert_names_readable(page, "#pj-story")
+    # An online game's projector (with the board's style), its story opened by hand.
+    page.goto(f"/t/{board}/projector")
+    page.locator("#pj-story-button").click()
+    expect_chart(page, "#pj-story", players=2)
+    assert_names_readable(page, "#pj-story")
+    tv.close()
+    laptop = browser.new_context(base_url=base, viewport={"width": 1280, "height": 800})
+    page = laptop.new_page()
+    page.goto(f"/t/{finished}")
+    expect(page.locator("details#story")).to_have_attribute("open", "")
+    expect_chart(page, "#story")
+    assert_names_readable(page, "#story")
+    page.goto(f"/t/{board}/story")
+    expect_chart(page, "#story", players=2)
+    assert_names_readable(page, "#story")
+    laptop.close()

@@ -255,7 +255,7 @@ def test_a_host_runs_the_scoreboard_of_a_game_at_the_table(server: str, browser:
     overlay = projector.locator("#pj-overlay")
     expect(overlay.locator(".pj-card-number")).to_have_text("1")
     expect(overlay.locator(".pj-card-text")).to_have_text(view["revealed"]["text"])
-    expect(overlay.locator(".pj-card-kicker")).to_have_text(re.compile(r"Bob draws a message$"))
+    expect(overlay.locator(".pj-card-kicker")).to_have_text(re.compile(r"Bob\sdraws a message$"))
     screenshot(projector, "projector-tabletop-message.png")
     for page in pages:
         expect(panel(page).locator(".msg-num")).to_have_text("1")

@@ -157,7 +157,9 @@ def _walk(value: Any) -> Iterator[tuple[str | None, Any]]:
 
 def _hidden_permuted(state: GameState, rng: random.Random) -> GameState:
     """The same state with the not-yet-drawn tiles and messages in another order (where the
-    order can differ at all)."""
+    order can differ at all). The messages trade places in the setup's initial order too (the
+    stack is that order turned round by the draws so far, a public count): which message lies
+    where is hidden, how far the stack has come round is not."""
 
     def other(order: tuple) -> tuple:
         if len(set(order)) < 2:
@@ -167,7 +169,10 @@ def _hidden_permuted(state: GameState, rng: random.Random) -> GameState:
             rng.shuffle(changed)
         return tuple(changed)
 
-    return replace(state, bag=other(state.bag), stack=other(state.stack))
+    stack = other(state.stack)
+    moved = dict(zip(state.stack, stack, strict=True))
+    setup = replace(state.setup, messages=tuple(moved.get(m, m) for m in state.setup.messages))
+    return replace(state, setup=setup, bag=other(state.bag), stack=stack)
 
 
 def check_views(state: GameState, rng: random.Random) -> None:
@@ -188,6 +193,7 @@ def check_views(state: GameState, rng: random.Random) -> None:
             assert shown["tiles_left"] == len(state.bag)
             assert sum(shown["tiles_left_by_kind"].values()) == len(state.bag)
         assert shown["messages_in_stack"] == len(state.stack)
+        assert 1 <= shown["messages_left"] <= len(state.setup.messages)
         assert json.dumps(views.view(permuted, seat)) == text
 
 

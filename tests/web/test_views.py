@@ -35,12 +35,16 @@ def _lists(value: object) -> list[list]:
 
 def _assert_hides_the_orders(state: GameState, bag: tuple, stack: tuple) -> None:
     """No view holds the remaining bag or stack as a list, and views do not change when both
-    are put in another order (``bag``, ``stack``: that other order)."""
+    are put in another order (``bag``, ``stack``: that other order; the messages trade places
+    in the setup's initial order too, of which the stack is a turn by the draws so far, a
+    public count)."""
     assert sorted(bag) == sorted(state.bag)
     assert bag != state.bag or len(set(bag)) < 2
     assert sorted(stack) == sorted(state.stack)
     assert stack != state.stack
-    other = replace(state, bag=bag, stack=stack)
+    moved = dict(zip(state.stack, stack, strict=True))
+    setup = replace(state.setup, messages=tuple(moved.get(m, m) for m in state.setup.messages))
+    other = replace(state, setup=setup, bag=bag, stack=stack)
     for seat in SEATS:
         shown = views.view(state, seat)
         text = json.dumps(shown)

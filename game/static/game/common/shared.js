@@ -48,12 +48,23 @@ export function raw(markup) {
 
 /** `template` (a translated sentence with named `%(name)s` placeholders) as markup, with each
  * value put in its place: escaped unless it is itself `html` (a name in <bdi>), the words
- * around the values escaped too. The markup counterpart of i18n.js's `interpolate`. */
+ * around the values escaped too. The markup counterpart of i18n.js's `interpolate`. A player's
+ * name (`nameHtml`) keeps to the words beside it: the spaces next to it do not break, so that a
+ * button or a heading never shows a name alone on a line, split from its sentence. */
 export function say(template, values) {
   const parts = String(template).split(/(%\([a-z_]+\)s)/);
-  return html`${parts.map((part) => {
-    const key = /^%\(([a-z_]+)\)s$/.exec(part)?.[1];
-    return key && key in values ? values[key] : part;
+  const keyOf = (part) => /^%\(([a-z_]+)\)s$/.exec(part ?? "")?.[1];
+  const isName = (part) => {
+    const key = keyOf(part);
+    return Boolean(key && key in values && values[key] instanceof Html && String(values[key]).startsWith("<bdi>"));
+  };
+  return html`${parts.map((part, i) => {
+    const key = keyOf(part);
+    if (key && key in values) return values[key];
+    let words = part;
+    if (isName(parts[i - 1])) words = words.replace(/^ /, "\u00a0");
+    if (isName(parts[i + 1])) words = words.replace(/ $/, "\u00a0");
+    return words;
   })}`;
 }
 

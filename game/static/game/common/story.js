@@ -113,11 +113,13 @@ function chart(story, seats, width, big) {
     );
   }
   const every = Math.ceil(rows.length / (width / (font * 3)));
+  const mark = (r) => (r.phase === "final" ? pgettext("chart axis", "End") : String(r.turn));
+  const last = rows.length - 1;
+  // A turn too close to the last mark ("End") is left out rather than run into it: half of each
+  // word's width (at most about 0.62 of the font size a letter) and a small gap between them.
+  const room = (i) => x(last) - x(i) >= font * (0.31 * (mark(rows[i]).length + mark(rows[last]).length) + 0.4);
   rows.forEach((r, i) => {
-    if (i % every === 0 || i === rows.length - 1)
-      parts.push(
-        text(x(i), top + plot + font * 1.3, r.phase === "final" ? pgettext("chart axis", "End") : r.turn, middle),
-      );
+    if (i === last || (i % every === 0 && room(i))) parts.push(text(x(i), top + plot + font * 1.3, mark(r), middle));
   });
   parts.push(
     text((left + width - right) / 2, top + plot + font * 2.6, gettext("Turn"), middle),

@@ -94,13 +94,13 @@ function outcomeLines(lines) {
   return picked.slice(0, OUTCOME_LINES);
 }
 
-/** The message drawn, in the edition's words, and the points offered instead when the server
- * offers them (`pending.choices`). */
+/** The message drawn, in the edition's words (with, for message 8, how the edition reads it),
+ * and the points offered instead when the server offers them (`pending.choices`). */
 function revealHtml(revealed, pending) {
   const instead = pending?.type === "resolve_message" && pending.choices?.find((c) => c.choice === "points");
   const draws = say(gettext("%(name)s draws a message"), { name: nameHtml(nameOf(revealed.seat)) });
   const foot = instead && say(gettext("or take %(points)s"), { points: pts(instead.points) });
-  return html`<div class="pj-card" data-message="${revealed.message}"><p class="pj-card-kicker">${swatch(revealed.seat)}<span>${draws}</span></p><p class="pj-card-number"><span class="pj-seal pj-seal--big">${revealed.message}</span></p><p class="pj-card-text">${revealed.text}</p>${foot && html`<p class="pj-card-foot">${foot}</p>`}</div>`;
+  return html`<div class="pj-card" data-message="${revealed.message}"><p class="pj-card-kicker">${swatch(revealed.seat)}<span>${draws}</span></p><p class="pj-card-number"><span class="pj-seal pj-seal--big">${revealed.message}</span></p><p class="pj-card-text">${revealed.text}</p>${revealed.detail && html`<p class="pj-card-detail">${revealed.detail}</p>`}${foot && html`<p class="pj-card-foot">${foot}</p>`}</div>`;
 }
 
 function outcomeHtml(event, lines) {

@@ -57,7 +57,7 @@ function statusHtml(view) {
 function countsHtml(view) {
   const items = [];
   if (view.tiles_left != null) items.push([gettext("Tiles left"), view.tiles_left]);
-  items.push([gettext("Messages in the stack"), view.messages_in_stack]);
+  items.push([gettext("Messages in the stack"), view.messages_left ?? view.messages_in_stack]);
   items.push([gettext("Turn"), view.turn]);
   return html`<dl class="pj-counts">${items.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>`;
 }

@@ -296,7 +296,7 @@ function renderGame() {
   }
   $("#tiles-left").textContent = v.tiles_left ?? "–";
   renderTilesLeft(v.tiles_left_by_kind);
-  $("#messages-left").textContent = v.messages_in_stack ?? "–";
+  $("#messages-left").textContent = v.messages_left ?? v.messages_in_stack ?? "–";
 }
 
 // How long the seat to move has been away grows between messages: look again every second.
