@@ -17,9 +17,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import parse_qs
 
-PAGE_PROTOCOL: Final = 2
+PAGE_PROTOCOL: Final = 3
 """Raised whenever a frame changes in a way the previous pages cannot read. 2: log lines are
-objects ({kind, text, seat, at, feature, location}) and words come in the reader's language."""
+objects ({kind, text, seat, at, feature, location}) and words come in the reader's language.
+3: an entry repeating another device's is refused ``repeated`` until sent with ``repeat``, which
+a page of 2 cannot do; seats carry ``offer_in``, views ``messages_left``."""
 
 RELOAD: Final = json.dumps({"type": "reload"})
 """For a page of an older numbered protocol (pages reload themselves on it)."""

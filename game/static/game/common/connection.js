@@ -2,7 +2,7 @@
 // a gap. The page passes callbacks; nothing here knows about the board or the scoreboard.
 
 /** The frames these modules read (game/live/page_protocol.py PAGE_PROTOCOL). */
-const PAGE_PROTOCOL = 2;
+const PAGE_PROTOCOL = 3;
 /** How often an open connection asks the server whether it still hears it. */
 const PING_MS = 15000;
 /** A connection that hears nothing (not even the pong) this long after a ping is dead: a phone
