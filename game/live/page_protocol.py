@@ -1,6 +1,6 @@
 """Which frames a page understands, so that an upgrade never leaves an open page behind.
 
-A page names the protocol it speaks in its websocket's address (``?protocol=2``). Pages loaded
+A page names the protocol it speaks in its websocket's address (``?protocol=3``). Pages loaded
 before a release that changed the frames stay open across the upgrade and reconnect to the new
 processes with their old modules: a page from before log lines became objects would print
 "[object Object]" in its log. Such a page is sent on to a fresh copy of itself instead: pages
