@@ -8,4 +8,4 @@ process runs what.
 
 from typing import Final
 
-VERSION: Final = "1.1.0"
+VERSION: Final = "1.2.0"
