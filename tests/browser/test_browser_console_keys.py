@@ -256,3 +256,22 @@ def test_enter_on_a_control_of_the_form_keeps_the_focus_on_it(
     expect(panel(host).locator('button[data-act="figure"]')).to_have_count(2)
     expect(panel(host)).to_be_focused()
     assert not watch.errors, watch.errors
+
+
+def test_t_while_the_figure_question_is_open_says_to_answer_it_first(
+    server: str, browser: Browser
+) -> None:
+    """6, C, Enter for Ann (no usual figure) asks which figure moves; T then is refused with the
+    real reason, the open question, not "there is no turn to end"."""
+    watch = ConsoleWatch()
+    host, _ = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    host.locator("#cs-points").focus()
+    for key in ["6", "c", "Enter"]:
+        host.keyboard.press(key)
+    expect(panel(host).locator('button[data-act="figure"]')).to_have_count(2)
+    host.keyboard.press("t")
+    note = host.locator("#cs-refused")
+    expect(note).to_contain_text("Not done. T: first answer which figure moves.")
+    expect(note).not_to_contain_text("no turn to end")
+    assert not watch.errors, watch.errors
