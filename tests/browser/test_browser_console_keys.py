@@ -275,3 +275,22 @@ def test_t_while_the_figure_question_is_open_says_to_answer_it_first(
     expect(note).to_contain_text("Not done. T: first answer which figure moves.")
     expect(note).not_to_contain_text("no turn to end")
     assert not watch.errors, watch.errors
+
+
+def test_the_key_list_puts_each_key_beside_its_word_in_every_language(
+    server: str, browser: Browser
+) -> None:
+    """The keys are the same in every language (M, E, R, C, O, F); the list under the form
+    puts each one beside the word it stands for, so that German "Gefolgsmann" reads with M
+    and "Stadt" with C."""
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c3")
+    watch.watch(host, "host")
+    legend = panel(host).locator(".cs-legend")
+    expect(legend).to_contain_text("M Meeple, E Messenger")
+    expect(legend).to_contain_text("R Road, C City, O Monastery, F Field")
+    host.context.add_cookies([{"name": "django_language", "value": "de", "url": server}])
+    host.reload()
+    expect(legend).to_contain_text("M Gefolgsmann, E Gefolgsfrau")
+    expect(legend).to_contain_text("R Straße, C Stadt, O Kloster, F Wiese")
+    assert not watch.errors, watch.errors
