@@ -294,3 +294,20 @@ def test_the_key_list_puts_each_key_beside_its_word_in_every_language(
     expect(legend).to_contain_text("M Gefolgsmann, E Gefolgsfrau")
     expect(legend).to_contain_text("R Straße, C Stadt, O Kloster, F Wiese")
     assert not watch.errors, watch.errors
+
+
+def test_t_while_a_drawn_message_waits_says_to_choose_first(server: str, browser: Browser) -> None:
+    """Ann's messenger lands on 5 and T draws message 4: a second T is refused with the real
+    reason, the message that waits for a choice."""
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c3")
+    watch.watch(host, "host")
+    score(host, "Ann", 5, "messenger")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    host.locator("#cs-points").focus()
+    host.keyboard.press("t")
+    expect(panel(host).locator(".msg-num")).to_have_text("4")
+    host.keyboard.press("t")
+    note = host.locator("#cs-refused")
+    expect(note).to_contain_text("Not done. T: first choose what the drawn message does.")
+    assert not watch.errors, watch.errors
