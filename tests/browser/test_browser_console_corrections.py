@@ -342,3 +342,26 @@ def test_a_forgotten_entry_is_added_at_its_turn_and_draws_its_message(
     expect(panel.locator(".msg-num")).to_have_text("1")
     expect(host.locator("#log")).to_contain_text("forgotten in turn 1")
     assert not watch.errors, watch.errors
+
+
+def test_enter_on_a_points_key_of_a_message_action_keeps_the_focus(
+    server: str, browser: Browser
+) -> None:
+    """Message 1 drawn by Ann asks for points counted at the table: Enter on its points key 7
+    chooses 7 and leaves the focus on that key (the form is drawn again), not on the page."""
+    from tests.browser.test_browser_console_server_words import score, tabletop_console
+
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c2-hig")
+    watch.watch(host, "host")
+    panel = host.locator("#panel")
+    score(host, "Ann", 5, "meeple")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    panel.locator('button[data-act="end-turn"]').click()
+    expect(panel.locator(".msg-num")).to_have_text("1")
+    seven = panel.locator('button[data-act="points"][data-n="7"]')
+    seven.focus()
+    host.keyboard.press("Enter")
+    expect(panel.locator('button[data-act="message"][data-choice="action"]')).to_contain_text("7")
+    expect(seven).to_be_focused()
+    assert not watch.errors, watch.errors
