@@ -316,7 +316,7 @@ function keepFocus(was, same) {
     );
   if (again) again.focus();
   else if (keyboard) ($("#cs-points") || $("#panel")).focus();
-  else $("#panel").focus();
+  else $("#panel").focus({ preventScroll: true });
 }
 
 /** Focus where the next entry starts (with a keyboard only: a phone would open its own): the
