@@ -134,10 +134,12 @@ def event_text(event: Event, names: Sequence[str], options: Options | None = Non
 
 def undisclosed_draw(seat: int, names: Sequence[str]) -> Line:
     """The line of a message drawn whose number stays hidden (a correction's preview must not
-    show the stack): "Ann draws a message"."""
+    show the stack): "Ann draws the next message of the stack", which says that it is not
+    named, rather than leaving the reader to wonder which."""
     return {
         "kind": "message_drawn",
-        "text": gettext("%(name)s draws a message") % {"name": _name(names, seat)},
+        "text": gettext("%(name)s draws the next message of the stack")
+        % {"name": _name(names, seat)},
         "seat": seat,
         "at": None,
         "feature": None,

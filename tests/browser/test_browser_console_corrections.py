@@ -215,7 +215,7 @@ def test_shared_scorings_and_the_hosts_corrections(server: str, browser: Browser
     lapsed = fix.locator(".fix-lapsed")
     expect(lapsed).to_contain_text("No longer applies")
     expect(lapsed).to_contain_text("message 1")
-    expect(fix.locator('button[data-act="fix-confirm"]')).to_be_focused()
+    expect(fix.locator('button[data-act="fix-back"]')).to_be_focused()
     screenshot(host, "console-deletion-preview.png")
     # On a phone-sized screen the corrections fit its width.
     host.set_viewport_size({"width": 390, "height": 844})
@@ -312,12 +312,23 @@ def test_a_forgotten_entry_is_added_at_its_turn_and_draws_its_message(
     fix.locator('select[name="figure"]').select_option("meeple")
     fix.locator('select[name="category"]').select_option("road")
     expect(fix.locator('button[data-act="fix-delete"]')).to_have_count(0)
-    fix.locator('button[data-act="fix-preview"]').click()
+    # "Show what changes" by Enter: the focus goes to Cancel, so that a second Enter confirms
+    # nothing; it steps back to the form, the game unchanged.
+    show = fix.locator('button[data-act="fix-preview"]')
+    show.focus()
+    host.keyboard.press("Enter")
+    expect(fix.locator(".fix-lines li")).to_have_count(2)
+    expect(fix.locator('button[data-act="fix-back"]')).to_be_focused()
+    expect(fix.locator('button[data-act="fix-confirm"]')).not_to_be_focused()
+    host.keyboard.press("Enter")
+    expect(show).to_be_visible()
+    shows([host], view)
+    show.click()
     lines = fix.locator(".fix-lines li")
     expect(lines).to_have_text(
         [
             "Host adds \u2068Ann\u2069's 15 points (road, meeple), forgotten in turn 1",
-            "\u2068Ann\u2069 draws a message",
+            "\u2068Ann\u2069 draws the next message of the stack",
         ]
     )
     expect(fix.locator(".fix-scores")).to_contain_text("0 → 15")
@@ -330,4 +341,27 @@ def test_a_forgotten_entry_is_added_at_its_turn_and_draws_its_message(
     shows([host], view)
     expect(panel.locator(".msg-num")).to_have_text("1")
     expect(host.locator("#log")).to_contain_text("forgotten in turn 1")
+    assert not watch.errors, watch.errors
+
+
+def test_enter_on_a_points_key_of_a_message_action_keeps_the_focus(
+    server: str, browser: Browser
+) -> None:
+    """Message 1 drawn by Ann asks for points counted at the table: Enter on its points key 7
+    chooses 7 and leaves the focus on that key (the form is drawn again), not on the page."""
+    from tests.browser.test_browser_console_server_words import score, tabletop_console
+
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c2-hig")
+    watch.watch(host, "host")
+    panel = host.locator("#panel")
+    score(host, "Ann", 5, "meeple")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    panel.locator('button[data-act="end-turn"]').click()
+    expect(panel.locator(".msg-num")).to_have_text("1")
+    seven = panel.locator('button[data-act="points"][data-n="7"]')
+    seven.focus()
+    host.keyboard.press("Enter")
+    expect(panel.locator('button[data-act="message"][data-choice="action"]')).to_contain_text("7")
+    expect(seven).to_be_focused()
     assert not watch.errors, watch.errors

@@ -6,11 +6,12 @@ the players card says each figure's points first and its space second."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests import servers
 from tests.browser.test_browser import ConsoleWatch
@@ -172,4 +173,141 @@ def test_the_alerts_menu_and_a_phone_link_close_with_escape(server: str, browser
         host.keyboard.press("Escape")
         expect(menu).not_to_have_attribute("open", "")
         expect(summary).to_be_focused()
+    assert not watch.errors, watch.errors
+
+
+def focused(page: Page) -> str:
+    """The focused element, as a short description (the page itself is "BODY")."""
+    return page.evaluate(
+        """() => {
+          const e = document.activeElement;
+          if (!e || e === document.body) return "BODY";
+          const d = e.dataset || {};
+          return [e.tagName, e.id && `#${e.id}`, d.act && `act=${d.act}`,
+                  d.seat && `seat=${d.seat}`, d.n && `n=${d.n}`].filter(Boolean).join(" ");
+        }"""
+    )
+
+
+def test_adding_players_and_starting_by_keyboard_keeps_the_focus(
+    server: str, browser: Browser
+) -> None:
+    """In the lobby, a player added with Enter leaves the focus on the name of the next one to
+    add, the last one on "Start game"; Enter there opens the console with the focus on the
+    points, never on the page itself."""
+    from tests.browser_pages import create_table
+
+    watch = ConsoleWatch()
+    host = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800}).new_page()
+    watch.watch(host, "host")
+    create_table(host, "Ann", preset="c3", seats=3, tabletop=True)
+    for name, colour in [("Cleo", "orange"), ("Dan", "green")]:
+        add = host.locator("#add-form")
+        add.locator('select[name="colour"]').select_option(colour)
+        add.locator('input[name="name"]').fill(name)
+        host.keyboard.press("Enter")
+        expect(host.locator("#lobby-seats .seat-name", has_text=name)).to_have_count(1)
+        if name == "Cleo":
+            expect(host.locator('#add-form input[name="name"]')).to_be_focused()
+    start = host.locator('#start-box button[data-act="start"]')
+    expect(start).to_be_focused()
+    host.keyboard.press("Enter")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "0")
+    expect(host.locator("#cs-points")).to_be_focused()
+    assert not watch.errors, watch.errors
+
+
+def test_enter_on_a_control_of_the_form_keeps_the_focus_on_it(
+    server: str, browser: Browser
+) -> None:
+    """Enter on "Shared…", on a player in a shared scoring and on a points key redraws the form:
+    the focus stays on the same control, drawn again, never on the page itself, so that Tab and
+    Shift+Tab go on from there; a question that replaces the form takes the focus to the panel."""
+    watch = ConsoleWatch()
+    host, _ = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    assert focused(host) != "BODY"
+    shared = panel(host).locator('button[data-act="multi"]')
+    shared.focus()
+    host.keyboard.press("Enter")
+    expect(shared).to_have_attribute("aria-pressed", "true")
+    expect(shared).to_be_focused()
+    dan = panel(host).locator('button[data-act="seat"][data-seat="2"]')
+    dan.focus()
+    host.keyboard.press("Enter")
+    expect(dan).to_have_attribute("aria-pressed", "true")
+    expect(dan).to_be_focused()
+    seven = panel(host).locator('button[data-act="points"][data-n="7"]')
+    seven.focus()
+    host.keyboard.press("Enter")
+    expect(seven).to_have_class(re.compile(r"\bon\b"))
+    expect(seven).to_be_focused()
+    # Shift+Tab goes on from the points key, not from the end of the page.
+    host.keyboard.press("Shift+Tab")
+    assert focused(host) == "BUTTON act=points n=6", focused(host)
+    # Shared off again, then 6, C, Enter for Ann asks which figure moves: the panel has the focus.
+    shared.focus()
+    host.keyboard.press("Enter")
+    expect(shared).to_have_attribute("aria-pressed", "false")
+    expect(shared).to_be_focused()
+    host.locator("#cs-points").focus()
+    for key in ["6", "c", "Enter"]:
+        host.keyboard.press(key)
+    expect(panel(host).locator('button[data-act="figure"]')).to_have_count(2)
+    expect(panel(host)).to_be_focused()
+    assert not watch.errors, watch.errors
+
+
+def test_t_while_the_figure_question_is_open_says_to_answer_it_first(
+    server: str, browser: Browser
+) -> None:
+    """6, C, Enter for Ann (no usual figure) asks which figure moves; T then is refused with the
+    real reason, the open question, not "there is no turn to end"."""
+    watch = ConsoleWatch()
+    host, _ = four_at_a_c3_table(server, browser)
+    watch.watch(host, "host")
+    host.locator("#cs-points").focus()
+    for key in ["6", "c", "Enter"]:
+        host.keyboard.press(key)
+    expect(panel(host).locator('button[data-act="figure"]')).to_have_count(2)
+    host.keyboard.press("t")
+    note = host.locator("#cs-refused")
+    expect(note).to_contain_text("Not done. T: first answer which figure moves.")
+    expect(note).not_to_contain_text("no turn to end")
+    assert not watch.errors, watch.errors
+
+
+def test_the_key_list_puts_each_key_beside_its_word_in_every_language(
+    server: str, browser: Browser
+) -> None:
+    """The keys are the same in every language (M, E, R, C, O, F); the list under the form
+    puts each one beside the word it stands for, so that German "Gefolgsmann" reads with M
+    and "Stadt" with C."""
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c3")
+    watch.watch(host, "host")
+    legend = panel(host).locator(".cs-legend")
+    expect(legend).to_contain_text("M Meeple, E Messenger")
+    expect(legend).to_contain_text("R Road, C City, O Monastery, F Field")
+    host.context.add_cookies([{"name": "django_language", "value": "de", "url": server}])
+    host.reload()
+    expect(legend).to_contain_text("M Gefolgsmann, E Gefolgsfrau")
+    expect(legend).to_contain_text("R Straße, C Stadt, O Kloster, F Wiese")
+    assert not watch.errors, watch.errors
+
+
+def test_t_while_a_drawn_message_waits_says_to_choose_first(server: str, browser: Browser) -> None:
+    """Ann's messenger lands on 5 and T draws message 4: a second T is refused with the real
+    reason, the message that waits for a choice."""
+    watch = ConsoleWatch()
+    host, _ = tabletop_console(server, browser, "c3")
+    watch.watch(host, "host")
+    score(host, "Ann", 5, "messenger")
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    host.locator("#cs-points").focus()
+    host.keyboard.press("t")
+    expect(panel(host).locator(".msg-num")).to_have_text("4")
+    host.keyboard.press("t")
+    note = host.locator("#cs-refused")
+    expect(note).to_contain_text("Not done. T: first choose what the drawn message does.")
     assert not watch.errors, watch.errors

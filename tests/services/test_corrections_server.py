@@ -230,7 +230,7 @@ def test_a_preview_never_tells_which_message_a_correction_would_draw() -> None:
     shown = preview(table.code, 0, body, host=True)
     assert shown["lines"][-1] == {
         "kind": "message_drawn",
-        "text": "\u2068Ann\u2069 draws a message",
+        "text": "\u2068Ann\u2069 draws the next message of the stack",
         "seat": 0,
         "at": None,
         "feature": None,

@@ -232,8 +232,9 @@ function legendHtml(final) {
   const keys = [
     html`${k("0")}–${k("9")} ${pgettext("keys", "points")}`,
     html`${k("↑")}${k("↓")} ${pgettext("keys", "player")}`,
-    !final && html`${k("M")}/${k("E")} ${pgettext("keys", "meeple/messenger")}`,
-    html`${k("R")}${k("C")}${k("O")}${k("F")} ${pgettext("keys", "road, city, monastery, field")}`,
+    // Each key beside its word: the keys are the same in every language, the words are not.
+    !final && html`${FIGURES.map((f, i) => html`${i ? ", " : ""}${k(KEY_OF[f])} ${figureName(f)}`)}`,
+    html`${CATEGORIES.map(([c, name], i) => html`${i ? ", " : ""}${k(KEY_OF[c])} ${name()}`)}`,
     html`${k("Enter")} ${pgettext("keys", "score")}`,
     !final && html`${k("T")} ${pgettext("keys", "end the turn")}`,
     html`${k("U")} ${pgettext("keys", "undo")}`,

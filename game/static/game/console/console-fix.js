@@ -307,7 +307,9 @@ export class Corrections {
       this.box,
       String(html`<div class="tp-card fix" role="region" aria-label="${gettext("Corrections")}">${markup}</div>`),
     );
-    const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-confirm']" }[
+    // A preview takes the focus to Cancel, never to Confirm: a second Enter must not rewrite
+    // earlier turns (Confirm is its own press: Shift+Tab, or a click).
+    const start = { list: "[data-act='fix-pick']", edit: "[name='points']", preview: "[data-act='fix-back']" }[
       this.step
     ];
     if (focus) (this.box.querySelector(start) || this.box.querySelector("h2")).focus();

@@ -55,7 +55,11 @@ function endTurnKey() {
     ? interpolate(gettext("T did not end %(name)s's turn: it had only just begun. To end it, press Esc, then T."), {
         name: nameOf(s.view.active_seat),
       })
-    : gettext("T: there is no turn to end here now.");
+    : s.view.pending?.type === "choose_figure"
+      ? gettext("T: first answer which figure moves.")
+      : s.view.pending?.type === "resolve_message"
+        ? gettext("T: first choose what the drawn message does.")
+        : gettext("T: there is no turn to end here now.");
   refuseKey("t", text);
 }
 

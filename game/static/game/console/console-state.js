@@ -41,6 +41,7 @@ export const s = {
   confirm: null, // a question before sending: {text, yes, run}
   holdUntil: 0, // "End …'s turn" is disabled until then
   refocus: false, // after one's own entry, focus goes where the next entry starts
+  drawn: false, // the panel was drawn once (the first drawing puts the focus on it)
   fresh: true, // a connection's first snapshot never alerts
   keys: [], // keys typed while an entry is in flight, applied in order once it is answered
 };

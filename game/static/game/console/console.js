@@ -277,6 +277,12 @@ function renderPanel() {
   else if (p?.type === "resolve_message") markup = messageHtml(p);
   const panel = $("#panel");
   const typing = document.activeElement?.id === "cs-points";
+  // A control of the panel holding the focus (a player, "Shared…", a points key…), and whether
+  // the new drawing is of the same decision.
+  const held =
+    panel.contains(document.activeElement) && document.activeElement !== panel ? document.activeElement : null;
+  const same = panel.dataset.decision === s.draftKey;
+  panel.dataset.decision = s.draftKey;
   const hold = Boolean(s.busy) || waiting();
   if (show(panel, markup, String(markup) + hold)) {
     if (hold) for (const b of panel.querySelectorAll("button")) b.disabled = true;
@@ -284,7 +290,7 @@ function renderPanel() {
     if (input && typing) {
       input.focus();
       input.setSelectionRange(input.value.length, input.value.length);
-    }
+    } else if (held && !panel.contains(document.activeElement)) keepFocus(held, same);
   }
   panel.classList.toggle("mine", Boolean(p && mayActFor(p.seat ?? you())));
   revealDecision();
@@ -292,6 +298,25 @@ function renderPanel() {
     s.refocus = false;
     focusStart();
   }
+  // The page just opened (the game started from the lobby): the keyboard starts on the entry.
+  if (!s.drawn && document.activeElement === document.body) focusStart();
+  s.drawn = true;
+}
+
+/** The drawing replaced the focused control `was`: the focus goes to the same control drawn
+ * again (same decision, enabled), else where the next entry starts, never to the page itself
+ * (Tab would start again at its end). */
+function keepFocus(was, same) {
+  const d = was.dataset || {};
+  const again =
+    same &&
+    d.act &&
+    [...$("#panel").querySelectorAll(`[data-act="${CSS.escape(d.act)}"]`)].find(
+      (el) => !el.disabled && ["seat", "n", "figure", "cat", "choice", "index"].every((k) => el.dataset[k] === d[k]),
+    );
+  if (again) again.focus();
+  else if (keyboard) ($("#cs-points") || $("#panel")).focus();
+  else $("#panel").focus({ preventScroll: true });
 }
 
 /** Focus where the next entry starts (with a keyboard only: a phone would open its own): the

@@ -50,8 +50,13 @@ export function renderLobby() {
   const taken = (t.seats || []).length;
   fill($("#lobby-seats"), lobbySeatsHtml(t, swatch));
   fill($("#host-tools"), lobbyHostToolsHtml(t));
+  // The form redrawn (a player added) or gone (the table full) takes the focus with it: it goes
+  // to the next name to add, else to "Start game", never to the page itself.
+  const adding = $("#add-player").contains(document.activeElement);
   fill($("#add-player"), t.creator && t.mode === "tabletop" && taken < t.max_seats ? addPlayerHtml(t) : "");
   $("#start-box").innerHTML = String(startHtml(t, taken));
+  if (adding && !$("#add-player").contains(document.activeElement))
+    ($('#add-form input[name="name"]') || $('#start-box button[data-act="start"]:not([disabled])'))?.focus();
   const share = absolute(t.join_url);
   $("#lobby-links").innerHTML = String(
     html`<div class="link-row"><label for="invite-link">${gettext("Invite players")}</label><input id="invite-link" readonly value="${share}">${copyButton(share)}</div><p class="hint"><a href="${t.projector_url}" target="_blank" rel="noopener">${gettext("Open the projector view")}</a> ${gettext("for a shared screen.")}</p>${rejoinHtml()}`,
