@@ -493,6 +493,8 @@ document.addEventListener("keydown", (e) => {
     confirm();
   } else if (e.key === "Escape") {
     cancel();
+  } else if ((e.key === "x" || e.key === "X") && mine() && pending()?.type === "place_follower") {
+    if (!s.busy) send({ type: "skip_follower" });
   } else if (e.key === "+" || e.key === "=") {
     board.zoomBy(1.2);
   } else if (e.key === "-") {
