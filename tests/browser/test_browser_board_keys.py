@@ -305,6 +305,10 @@ def test_no_follower_is_one_tab_or_one_key_from_the_board(server: str, browser: 
     expect(status_bar(ann)).to_have_text("Place a follower, or not")
     expect(ann.locator('#dock button[data-act="spot"]').first).to_be_visible()
     expect(ann.locator("#board")).to_be_focused()
+    # Words right for a mouse, the keyboard and a finger alike.
+    expect(ann.locator("#dock .hint").first).to_have_text(
+        "Choose a spot on the tile just placed or here (7 in supply):"
+    )
     skip = dock_button(ann, "skip")
     tabs = 0
     while tabs < 2 and not ann.evaluate("() => document.activeElement?.dataset?.act === 'skip'"):
