@@ -95,13 +95,15 @@ CLEAR = """() => {
     const words = document.createRange();
     words.selectNodeContents(bar.querySelector("span:not(.sw)"));
     const hits = [...words.getClientRects()].flatMap((r) =>
-        [0.1, 0.5, 0.9].map((f) => document.elementFromPoint(r.left + f * r.width, r.top + r.height / 2)),
+        [0.1, 0.5, 0.9].map((f) =>
+            document.elementFromPoint(r.left + f * r.width, r.top + r.height / 2)),
     );
     bar.style.pointerEvents = "";
     const board = document.querySelector("#board").getBoundingClientRect();
     return {
         lines: words.getClientRects().length,
-        covered: hits.filter((e) => !bar.contains(e)).map((e) => e?.id || e?.className?.baseVal || e?.className),
+        covered: hits.filter((e) => !bar.contains(e))
+            .map((e) => e?.id || e?.className?.baseVal || e?.className),
         boardBelow: board.top >= bar.getBoundingClientRect().bottom - 1,
     };
 }"""
