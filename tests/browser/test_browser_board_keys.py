@@ -282,3 +282,44 @@ def test_the_focus_follows_each_decision_and_the_log_is_one_tab_stop(
     for context in contexts:
         context.close()
     assert not watch.errors, watch.errors
+
+
+def test_no_follower_is_one_tab_or_one_key_from_the_board(server: str, browser: Browser) -> None:
+    """The most common decision of a turn, "No follower", is the first Tab stop after the board
+    (the zoom buttons come before the board), and X makes it from the board."""
+    watch = ConsoleWatch()
+    ann = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800}).new_page()
+    bob = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800}).new_page()
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(status_bar(ann)).to_contain_text("Your turn: place tile V")
+    expect(ann.locator("#board-keys")).to_contain_text("X places no follower")
+
+    tab_to_board(ann)
+    ann.keyboard.press("Enter")
+    expect(dock_button(ann, "place")).to_be_visible()
+    ann.keyboard.press("Enter")
+    expect(status_bar(ann)).to_have_text("Place a follower, or not")
+    expect(ann.locator('#dock button[data-act="spot"]').first).to_be_visible()
+    expect(ann.locator("#board")).to_be_focused()
+    # Words right for a mouse, the keyboard and a finger alike.
+    expect(ann.locator("#dock .hint").first).to_have_text(
+        "Choose a spot on the tile just placed or here (7 in supply):"
+    )
+    skip = dock_button(ann, "skip")
+    tabs = 0
+    while tabs < 2 and not ann.evaluate("() => document.activeElement?.dataset?.act === 'skip'"):
+        ann.keyboard.press("Tab")
+        tabs += 1
+    expect(skip).to_be_focused()
+    expect(skip).to_have_attribute("aria-keyshortcuts", "X")
+
+    # Back on the board, X is "No follower": the turn passes to Bob with no follower placed.
+    ann.locator("#board").focus()
+    ann.keyboard.press("x")
+    expect(status_bar(ann)).to_contain_text("Bob is placing tile V")
+    expect(ann.locator("#board .layer-followers > g")).to_have_count(0)
+    assert watch.errors == []

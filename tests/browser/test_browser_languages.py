@@ -66,7 +66,7 @@ def test_a_german_browser_reads_german_and_the_switcher_changes_it(
     # The table page: the server's words and the scripts' (the connection's state) in Czech.
     expect(page.locator("html")).to_have_attribute("lang", "cs")
     expect(page.locator("#lobby h1")).to_have_text("Čeká se na hráče")
-    expect(page.locator("#conn")).to_have_text("Živě")
+    expect(page.locator("#conn")).to_have_text("Připojeno")
     expect(page.get_by_role("button", name="Spustit hru")).to_be_visible()
 
     # Back to German from the table page's own switcher, which leaves the page where it was.
@@ -74,7 +74,7 @@ def test_a_german_browser_reads_german_and_the_switcher_changes_it(
     choose_language(page, "de")
     assert page.url == table
     expect(page.locator("#lobby h1")).to_have_text("Warten auf Spieler")
-    expect(page.locator("#conn")).to_have_text("Live")
+    expect(page.locator("#conn")).to_have_text("Verbunden")
     expect(page.get_by_role("button", name="Spiel starten")).to_be_visible()
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", "de")

@@ -27,6 +27,7 @@ from tests.browser.test_browser import (
     status_bar,
     wholly_visible,
 )
+from tests.browser.test_browser_board_keys import tab_to_board
 from tests.browser_pages import create_table, join
 
 pytestmark = pytest.mark.services
@@ -167,4 +168,33 @@ def test_the_end_is_said_once_with_one_way_to_the_story(server: str, browser: Br
         assert visible_story_links(page) == 1
         expect(page.locator("#dock a", has_text="Story of the game")).to_be_visible()
         assert_end_panel_clear(page)
+    assert watch.errors == []
+
+
+def test_play_again_by_keyboard_lands_on_the_next_decision(server: str, browser: Browser) -> None:
+    """Ann plays with the keyboard alone; "Play again" pressed with Enter opens the next game
+    with her focus on its board (its first decision), not on the page's body."""
+    watch = ConsoleWatch()
+    ann = page_at(browser, server, LAPTOP)
+    bob = page_at(browser, server, LAPTOP)
+    watch.watch(ann, "Ann")
+    watch.watch(bob, "Bob")
+    code = create_table(ann, "Ann", preset="c1-zmg")
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    for page in (ann, bob):
+        expect(status_bar(page)).to_contain_text("Your turn")
+        tab_to_board(page)
+        page.keyboard.press("Enter")
+        expect(dock_button(page, "place")).to_be_visible()
+        page.keyboard.press("Enter")
+        expect(status_bar(page)).to_have_text("Place a follower, or not")
+        page.keyboard.press("x")
+    expect(status_bar(ann)).to_have_text("Game over")
+    again = dock_button(ann, "rematch")
+    expect(again).to_be_focused()
+    ann.keyboard.press("Enter")
+    ann.wait_for_url(re.compile(rf"/t/(?!{code})[a-z0-9]+$"))
+    expect(ann.locator("#table-page")).to_have_attribute("data-status", "playing")
+    expect(ann.locator("#board")).to_be_focused()
     assert watch.errors == []

@@ -85,3 +85,51 @@ def test_the_start_tile_sits_in_the_middle_of_the_free_board(browser: Browser, s
     # The page settles (the dock fills, the board fits): wait for that state, not for a time.
     bob.wait_for_function(BALANCED)
     assert errors == []
+
+
+CLEAR = """() => {
+    // Points along the status line's words: each must hit the status line itself, neither the
+    // board nor the note of places off-screen; and the board starts below it.
+    const bar = document.querySelector("#status-bar");
+    bar.style.pointerEvents = "auto"; // taps go through it; here it must be found under its words
+    const words = document.createRange();
+    words.selectNodeContents(bar.querySelector("span:not(.sw)"));
+    const hits = [...words.getClientRects()].flatMap((r) =>
+        [0.1, 0.5, 0.9].map((f) =>
+            document.elementFromPoint(r.left + f * r.width, r.top + r.height / 2)),
+    );
+    bar.style.pointerEvents = "";
+    const board = document.querySelector("#board").getBoundingClientRect();
+    return {
+        lines: words.getClientRects().length,
+        covered: hits.filter((e) => !bar.contains(e))
+            .map((e) => e?.id || e?.className?.baseVal || e?.className),
+        boardBelow: board.top >= bar.getBoundingClientRect().bottom - 1,
+    };
+}"""
+
+
+def test_nothing_covers_the_status_line_on_a_phone(browser: Browser, server: str) -> None:
+    errors: list[str] = []
+    ann = phone(browser, server, errors, "Ann").new_page()
+    code = create_table(ann, "Bartholomew Longname", seats=2)
+    bob = phone(browser, server, errors, "Bob").new_page()
+    # A long name: a long status line.
+    join(bob, code, "Bob", "Orange")
+    ann.locator('#start-box button[data-act="start"]').click()
+    expect(bob.locator("#status-bar")).to_contain_text("Longname is placing tile")
+    # Bob's page settles into its layout, then the note of places off-screen shows (as it does
+    # when places lie beyond the screen) where the board puts it.
+    expect(bob.locator("#board .layer-tiles > g")).to_have_count(1)
+    expect(ann.locator("#status-bar")).to_contain_text("Your turn")
+    ann.evaluate(
+        """() => { const more = document.querySelector('.board-more');
+        more.textContent = '7 more places off-screen: show'; more.hidden = false; }"""
+    )
+    expect(ann.locator(".board-more")).to_be_visible()
+    state = ann.evaluate(CLEAR)
+    assert state["covered"] == [] and state["boardBelow"], state
+    expect(bob.locator("#status-bar")).to_contain_text("Bartholomew Longname is placing tile")
+    state = bob.evaluate(CLEAR)
+    assert state["covered"] == [] and state["boardBelow"], state
+    assert errors == []

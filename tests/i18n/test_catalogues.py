@@ -10,6 +10,7 @@ these tests name it, with the catalogue to put it in (`make messages`, then tran
 from __future__ import annotations
 
 import gettext
+import re
 import shutil
 import subprocess
 import sys
@@ -73,6 +74,26 @@ def test_no_translation_waits_for_a_review(language: str, domain: str) -> None:
     so the reader sees English until someone checks it and removes the flag."""
     fuzzy = [shown(entry) for entry in entries(language, domain) if entry.fuzzy]
     assert not fuzzy, f"{language}/{domain}.po: {len(fuzzy)} fuzzy: " + ", ".join(fuzzy)
+
+
+# A lap of the score track has a word of its own, never the word of a scoring round
+# (docs/languages.md): "landet auf 6, Runde 2" would read as a round of the game.
+LAP_WORDS = {"de": ("Umlauf", "Runde"), "cs": ("okruh", "kol")}
+
+
+@catalogue
+def test_a_lap_of_the_track_is_not_called_a_round(language: str, domain: str) -> None:
+    if language not in LAP_WORDS:
+        return
+    lap, round_word = LAP_WORDS[language]
+    wrong = []
+    for e in entries(language, domain):
+        if not re.search(r"\blaps?\b", e.msgid):
+            continue
+        for said in [e.msgstr, *e.msgstr_plural.values()]:
+            if said and (lap not in said.replace("Umläufe", "Umlauf") or round_word in said):
+                wrong.append(said)
+    assert not wrong, wrong
 
 
 @catalogue

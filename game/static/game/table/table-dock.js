@@ -194,14 +194,15 @@ function followerHtml(p) {
       (spot, i) =>
         html`<button type="button" class="btn pill${s.spot === i ? " on" : ""}" data-act="spot" data-i="${i}" aria-pressed="${s.spot === i}">${spotLabel(spot)}</button>`,
     );
-    const choose = interpolate(gettext("Tap a spot on the tile just placed, or choose here (%(count)s in supply):"), {
+    const choose = interpolate(gettext("Choose a spot on the tile just placed or here (%(count)s in supply):"), {
       count: number(supply),
     });
     body = html`<p class="hint">${choose}</p><div class="spots">${spots}</div>`;
   }
   const chosen = s.spot != null ? p.spots[s.spot] : null;
   const place = chosen && interpolate(gettext("Place on %(spot)s"), { spot: spotLabel(chosen, true) });
-  return html`<h3>${gettext("Place a follower?")}</h3>${body}<div class="actions">${chosen && html`<button type="button" class="btn primary" data-act="follower">${place}</button>`}<button type="button" class="btn${chosen ? " ghost" : " primary"}" data-act="skip">${gettext("No follower")}</button></div>`;
+  // The decision's buttons first: one Tab from the board (the spots have the board's keys).
+  return html`<h3>${gettext("Place a follower?")}</h3><div class="actions">${chosen && html`<button type="button" class="btn primary" data-act="follower">${place}</button>`}<button type="button" class="btn${chosen ? " ghost" : " primary"}" data-act="skip" aria-keyshortcuts="X">${gettext("No follower")}</button></div>${body}<p class="keys">${gettext("Enter place · X no follower")}</p>`;
 }
 
 /** One figure a choice of figure may move: its spaces, and what the server says the landing

@@ -75,7 +75,7 @@ const connection = new TableConnection(code, {
   },
   onRematch(msg) {
     toast(gettext("Off to the next game…"), "message");
-    followRematch(msg);
+    follow(msg);
   },
   onStatus(status) {
     if (status === "open") s.everOpen = s.fresh = true;
@@ -118,6 +118,13 @@ function announce(msg) {
       );
     }
   }
+}
+
+/** Go to the next game; a keyboard user's focus lands there on its first decision. */
+function follow(next) {
+  const to = next.code || (next.url || "").split("/").filter(Boolean).at(-1);
+  if (usingKeys && to) sessionStorage.setItem(KEYED, to);
+  followRematch(next);
 }
 
 function send(command) {
@@ -179,7 +186,11 @@ watchLogKeys($("#log"));
 // (its arrow keys start there), else the panel's first button. Focus elsewhere (a field, the
 // log, the players' card) is never taken.
 
-let usingKeys = false;
+// A page opened by "Play again" pressed with the keyboard starts where a keyboard user
+// continues (table.js's `follow`).
+const KEYED = "messengers-keyed";
+let usingKeys = sessionStorage.getItem(KEYED) === code;
+sessionStorage.removeItem(KEYED);
 addEventListener("keydown", () => (usingKeys = true), true);
 addEventListener("pointerdown", () => (usingKeys = false), true);
 let focusedFor = null; // the decision (status and `s.viewKey`) the focus was last placed for
@@ -226,7 +237,30 @@ function renderDock() {
 // --- rendering -----------------------------------------------------------------------------
 
 function render() {
+  const before = document.activeElement;
+  const key = buttonKey(before);
   keepFocus(draw);
+  keepLobbyFocus(before, key);
+}
+
+/** The lobby's next decision: "Start game" once it can start, else the host's first tool. */
+function lobbyControl() {
+  const start = $("#start-box button[data-act]:not(:disabled)");
+  return start || $("#lobby").querySelector("button:not(:disabled):not([hidden]), input:not([type=hidden])");
+}
+
+/** In the lobby a redrawing (a seat added or taken) may remove the button that was pressed:
+ * the focus goes to the same button when it is still there, else to the lobby's next decision,
+ * never to the page's body. */
+function keepLobbyFocus(before, key) {
+  if (s.table?.status !== "lobby") return;
+  const now = document.activeElement;
+  const lost = !now || now === document.body || !now.isConnected;
+  const wasHere = before && (before === document.body || $("#lobby").contains(before) || !before.isConnected);
+  if (!lost || !wasHere || !usingKeys) return;
+  const same = key && [...$("#lobby").querySelectorAll("button[data-act]")].find((b) => buttonKey(b) === key);
+  const target = same && !same.disabled ? same : lobbyControl();
+  target?.focus();
 }
 
 function draw() {
@@ -379,7 +413,7 @@ document.addEventListener("click", (e) => {
       b.disabled = true;
       break;
     case "rematch":
-      if (s.table.rematch) followRematch(s.table.rematch);
+      if (s.table.rematch) follow(s.table.rematch);
       else if (!connection.send({ type: "rematch" })) toast(gettext("Not connected"), "error");
       else b.disabled = true;
       break;
@@ -493,6 +527,8 @@ document.addEventListener("keydown", (e) => {
     confirm();
   } else if (e.key === "Escape") {
     cancel();
+  } else if ((e.key === "x" || e.key === "X") && mine() && pending()?.type === "place_follower") {
+    if (!s.busy) send({ type: "skip_follower" });
   } else if (e.key === "+" || e.key === "=") {
     board.zoomBy(1.2);
   } else if (e.key === "-") {
