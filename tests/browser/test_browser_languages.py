@@ -48,7 +48,7 @@ def test_a_german_browser_reads_german_and_the_switcher_changes_it(
     # The browser's language, with no choice made yet.
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", "de")
-    expect(page.locator("h1")).to_have_text("Carcassonne mit Die Depeschen")
+    expect(page.locator("h1")).to_have_text("Carcassonne mit den Depeschen")
     expect(page.get_by_role("button", name="Tisch eröffnen")).to_be_visible()
     expect(page.locator(".language select")).to_have_value("de")
     # The switcher applies a choice by itself: its button is for pages without scripts.
@@ -78,7 +78,7 @@ def test_a_german_browser_reads_german_and_the_switcher_changes_it(
     expect(page.get_by_role("button", name="Spiel starten")).to_be_visible()
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("lang", "de")
-    expect(page.locator("h1")).to_have_text("Carcassonne mit Die Depeschen")
+    expect(page.locator("h1")).to_have_text("Carcassonne mit den Depeschen")
 
     # With the keyboard, an arrow key only moves through the languages; Enter applies the one
     # shown (the button shows again for it too).

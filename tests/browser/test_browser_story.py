@@ -410,3 +410,50 @@ def test_the_names_in_the_story_stand_out_from_their_ground(
     expect_chart(page, "#story", players=2)
     assert_names_readable(page, "#story")
     laptop.close()
+
+
+# The projector's story, measured against the screen: each share of its height.
+STORY_SIZES = """() => {
+    const box = document.querySelector("#pj-story");
+    const share = (el) => parseFloat(getComputedStyle(el).fontSize) / window.innerHeight;
+    const svg = box.querySelector("svg");
+    const scale = svg.getBoundingClientRect().height / svg.viewBox.baseVal.height;
+    const legend = [...svg.querySelectorAll("text")]
+        .filter((t) => t.textContent.includes("(meeple"));
+    const cells = [...box.querySelectorAll(".story-table td, .story-table th")];
+    return {
+        winner: share(box.querySelector(".story-winner")),
+        cells: Math.min(...cells.map(share)),
+        chart: (parseFloat(svg.getAttribute("font-size")) * scale) / window.innerHeight,
+        legend: legend.map((t) => t.textContent),
+    };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)])
+def test_the_projector_ends_on_a_story_read_across_the_room(
+    server: tuple[str, str, str, str], browser: Browser, size: tuple[int, int]
+) -> None:
+    """Nobody touches a TV: after the game the story comes by itself, the winner large above the
+    chart, the legend by rank, and every word at least 2.2% of the screen's height."""
+    base, finished, _, _ = server
+    watch = ConsoleWatch()
+    width, height = size
+    tv = browser.new_context(base_url=base, viewport={"width": width, "height": height})
+    page = tv.new_page()
+    watch.watch(page, "projector")
+    page.goto(f"/t/{finished}/projector")
+    story = page.locator("#pj-story")
+    expect(story).to_be_visible(timeout=60_000)
+    expect_chart(page, "#pj-story")
+    winner = story.locator(".story-winner")
+    expect(winner).to_have_text(re.compile(r"(wins with|share the win with) \d+ points?$"))
+    sizes = page.evaluate(STORY_SIZES)
+    screenshot(page, f"story-projector-end-{width}x{height}.png")
+    assert sizes["winner"] >= 0.05, sizes
+    assert sizes["cells"] >= 0.022, sizes
+    assert sizes["chart"] >= 0.022, sizes
+    places = [int(line.split(".", 1)[0]) for line in sizes["legend"]]
+    assert len(places) == PLAYERS and places == sorted(places), sizes
+    assert watch.errors == []
+    tv.close()

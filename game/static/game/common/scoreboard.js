@@ -300,7 +300,14 @@ function playersHtml(players, table, view) {
   const deciding = finished ? null : view?.pending?.seat;
   return players.map((player) => {
     const colour = colourOf(seatOf(table, player.seat)?.colour);
-    const on = Boolean(seatOf(table, player.seat)?.connected);
+    const info = seatOf(table, player.seat);
+    const on = Boolean(info?.connected);
+    // A computer never has a connection: its own mark, so that an absent person's hollow dot
+    // is not taken for one.
+    const robot = Boolean(info?.computer);
+    const dot = robot
+      ? html`<span class="sb-conn is-computer" title="${gettext("computer plays")}"></span>`
+      : html`<span class="sb-conn${on ? " is-on" : ""}" title="${on ? gettext("connected") : gettext("not connected")}"></span>`;
     const isActive = player.seat === active;
     const isDeciding = deciding != null && deciding === player.seat && !isActive;
     const split = player.carrier
@@ -315,7 +322,7 @@ function playersHtml(players, table, view) {
     const marker = isActive
       ? html`<span class="sb-marker">${pgettext("marker", "turn")}</span>`
       : isDeciding && html`<span class="sb-marker sb-marker-deciding">${pgettext("marker", "deciding")}</span>`;
-    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}"><span translate="no">${colour.symbol}</span></span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span><span class="sb-conn${on ? " is-on" : ""}" title="${on ? gettext("connected") : gettext("not connected")}"></span></span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : gettext("joined")}${marker}</span>${fixedTag}</li>`;
+    return html`<li class="sb-player${isActive ? " is-active" : ""}${isDeciding ? " is-deciding" : ""}${colour.cls}"><span class="sb-swatch" aria-label="${colour.label}"><span translate="no">${colour.symbol}</span></span><span class="sb-name"><span class="sb-name-text">${nameHtml(player.name)}</span>${dot}</span><span class="sb-total">${view ? (player.score ?? 0) : ""}</span><span class="sb-split">${view ? split : gettext("joined")}${marker}</span>${fixedTag}</li>`;
   });
 }
 

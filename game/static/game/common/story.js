@@ -4,7 +4,7 @@
 // results.csv from the server). Loaded by the pages only when the story is first shown.
 
 import { gettext, interpolate, number, pgettext } from "./i18n.js";
-import { colourOf, html, isolate, nameHtml, swatchHtml } from "./shared.js";
+import { colourOf, html, isolate, nameHtml, pts, say, swatchHtml } from "./shared.js";
 
 const CATEGORY = {
   road: () => gettext("Road"),
@@ -79,15 +79,37 @@ function draw(box, story, big) {
   );
   const code = encodeURIComponent(story.code);
   const [player, total] = [gettext("Player"), gettext("Total")];
-  box.innerHTML = html`${chart(story, seats, width, big)}<div class="story-actions"><button type="button" class="btn" data-story="png">${gettext("Download image (PNG)")}</button><a class="btn" href="/t/${code}/results.csv" download>${gettext("Download results (CSV)")}</a></div><div class="story-scroll"><div><h3>${gettext("Points by category")}</h3><table class="story-table story-totals"><thead><tr><th>${player}</th>${cats.map((c) => html`<th>${CATEGORY[c]?.() || c}</th>`)}<th>${total}</th></tr></thead><tbody>${totals}</tbody></table></div><div><h3>${gettext("Messages drawn")}</h3><table class="story-table story-messages"><thead><tr><th>${player}</th><th>${gettext("Turn")}</th><th>${gettext("Message")}</th><th>${gettext("Chosen")}</th><th>${gettext("Points")}</th></tr></thead><tbody>${messages.length ? messages : html`<tr><td colspan="5">${gettext("None yet")}</td></tr>`}</tbody></table></div></div>`;
+  const head = big ? winnerHtml(story, seats) : "";
+  box.innerHTML = html`${head}${chart(story, seats, width, big)}<div class="story-actions"><button type="button" class="btn" data-story="png">${gettext("Download image (PNG)")}</button><a class="btn" href="/t/${code}/results.csv" download>${gettext("Download results (CSV)")}</a></div><div class="story-scroll"><div><h3>${gettext("Points by category")}</h3><table class="story-table story-totals"><thead><tr><th>${player}</th>${cats.map((c) => html`<th>${CATEGORY[c]?.() || c}</th>`)}<th>${total}</th></tr></thead><tbody>${totals}</tbody></table></div><div><h3>${gettext("Messages drawn")}</h3><table class="story-table story-messages"><thead><tr><th>${player}</th><th>${gettext("Turn")}</th><th>${gettext("Message")}</th><th>${gettext("Chosen")}</th><th>${gettext("Points")}</th></tr></thead><tbody>${messages.length ? messages : html`<tr><td colspan="5">${gettext("None yet")}</td></tr>`}</tbody></table></div></div>`;
   if (big) box.classList.add("story-big");
   box.querySelector('[data-story="png"]').addEventListener("click", () => savePng(box.querySelector("svg")));
+}
+
+/** The projector's line above the chart once the game is over: who won, with how many points,
+ * large enough to read across the room ("" while the game goes on). */
+function winnerHtml(story, seats) {
+  const first = (story.ranking || []).filter((r) => r.place === 1).map((r) => r.seat);
+  if (!first.length) return "";
+  const final = story.history[story.history.length - 1]?.players || [];
+  const names = first.map((seat) => nameHtml(seats[seat].name));
+  const who =
+    names.length > 1
+      ? say(gettext("%(list)s and %(last)s"), {
+          list: html`${names.slice(0, -1).map((name, i) => html`${i ? ", " : ""}${name}`)}`,
+          last: names.at(-1),
+        })
+      : html`${names}`;
+  const won = say(
+    names.length > 1 ? gettext("%(names)s share the win with %(points)s") : gettext("%(names)s wins with %(points)s"),
+    { names: who, points: pts(final[first[0]]?.total ?? 0) },
+  );
+  return html`<p class="story-winner">${won}</p>`;
 }
 
 /** The chart as a standalone SVG (inline attributes only, so that it draws the same as a PNG). */
 function chart(story, seats, width, big) {
   const rows = story.history;
-  const font = big ? 22 : 13;
+  const font = big ? 26 : 13;
   const [left, right, top] = [font * 3.4, font * 2.4, font * 2.6];
   const plot = Math.round(width * (big ? 0.32 : 0.45));
   const legendTop = top + plot + font * 3.6;
@@ -146,7 +168,9 @@ function chart(story, seats, width, big) {
   }
   const place = Object.fromEntries((story.ranking || []).map((r) => [r.seat, r.place]));
   const final = rows[rows.length - 1].players;
-  seats.forEach(({ seat, name, colour }, n) => {
+  // The legend by rank once the game is over (seat order before), the winner on top.
+  const legend = [...seats].sort((a, b) => (place[a.seat] ?? 0) - (place[b.seat] ?? 0) || a.seat - b.seat);
+  legend.forEach(({ seat, name, colour }, n) => {
     const ly = legendTop + n * font * 1.8;
     const p = final[seat];
     parts.push(

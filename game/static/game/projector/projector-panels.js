@@ -5,7 +5,7 @@
 
 import { gettext, interpolate, ngettext, number } from "../common/i18n.js";
 import { html, lineText, nameHtml, pts, raw, say } from "../common/shared.js";
-import { finalPhase, nameOf, ranking, state, swatch } from "./projector-state.js";
+import { absence, finalPhase, nameOf, ranking, seatInfo, state, swatch } from "./projector-state.js";
 import { breakdownHtml } from "../common/ui.js";
 
 const LOG_LINES = 5;
@@ -49,9 +49,39 @@ function statusWords(view) {
   return { main, sub: who && say(gettext("Waiting for %(name)s"), values) };
 }
 
+/** While the seat the game waits for has no connection (a board game): in how many seconds a
+ * computer can be offered for it, then how long it has been away; the table page's words. */
+export function absentHtml(view) {
+  const seat = view?.pending?.seat;
+  if (state.table?.mode !== "board" || view.finished || seat == null) return "";
+  const info = seatInfo(seat);
+  const gone = absence(info);
+  if (!gone) return "";
+  const name = nameHtml(info.name);
+  let said;
+  if (gone.left > 0) {
+    const count = Math.ceil(gone.left);
+    said = say(
+      ngettext(
+        "%(name)s has no connection. A computer can be offered for them in %(count)s second.",
+        "%(name)s has no connection. A computer can be offered for them in %(count)s seconds.",
+        count,
+      ),
+      { name, count: number(count) },
+    );
+  } else {
+    const count = Math.floor(gone.away);
+    said = say(
+      ngettext("%(name)s has been away for %(count)s second.", "%(name)s has been away for %(count)s seconds.", count),
+      { name, count: number(count) },
+    );
+  }
+  return html`<p class="pj-away" data-seat="${seat}">${said}</p>`;
+}
+
 function statusHtml(view) {
   const { main, sub } = statusWords(view);
-  return html`<div class="pj-status"><p class="pj-turn">${main}</p>${sub && html`<p class="pj-sub">${sub}</p>`}</div>`;
+  return html`<div class="pj-status"><p class="pj-turn">${main}</p>${sub && html`<p class="pj-sub">${sub}</p>`}${absentHtml(view)}</div>`;
 }
 
 function countsHtml(view) {

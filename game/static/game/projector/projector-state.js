@@ -42,6 +42,29 @@ export const state = {
   wakeLock: null, // the screen wake lock while the browser grants it
 };
 
+/** When each seat's `away_seconds` and `offer_in` were received, to count on from them. */
+const measured = new WeakMap();
+
+/** Note the time a snapshot or presence message gave these seats' away times. */
+export function noteAway(seats) {
+  const now = Date.now();
+  for (const seat of seats || []) measured.set(seat, now);
+}
+
+/** Seconds since the seat's away times were received. */
+function since(info) {
+  return (Date.now() - (measured.get(info) ?? Date.now())) / 1000;
+}
+
+/** An absent person's seat in a board game: `{ left }`, the seconds until the others are offered a
+ * computer for it (the server's `offer_in` counted down), and `{ away }`, how long it has had no
+ * connection; null for a connected seat, a computer's, or while this page's own link is down. */
+export function absence(info) {
+  if (!info || !state.live || info.connected || info.computer || info.offer_in == null) return null;
+  const passed = since(info);
+  return { left: Math.max(0, info.offer_in - passed), away: (info.away_seconds || 0) + passed };
+}
+
 /** A seat's entry in the table info, or null. */
 export function seatInfo(seat) {
   return (state.table?.seats || []).find((s) => s.seat === seat) || null;

@@ -11,7 +11,7 @@ import { TableConnection } from "../common/connection.js";
 import { followState, GAME_OVER_MS } from "./projector-overlay.js";
 import { boardHtml, finishedHtml, lobbyHtml, playingHtml, startingHtml } from "./projector-panels.js";
 import { setupScreen } from "./projector-screen.js";
-import { elements, finalPhase, seatInfo, state } from "./projector-state.js";
+import { absence, elements, finalPhase, noteAway, seatInfo, state } from "./projector-state.js";
 import { renderScoreboard } from "../common/scoreboard.js";
 import { gettext } from "../common/i18n.js";
 import { colourOf, html } from "../common/shared.js";
@@ -161,6 +161,12 @@ function setConnection(status) {
 
 setupScreen();
 
+// How long the seat to move has been away grows between messages: look again every second.
+setInterval(() => {
+  const seat = state.view?.pending?.seat;
+  if (seat != null && !state.view.finished && absence(seatInfo(seat))) render();
+}, 1000);
+
 // A projector that showed this game being played follows its players to the rematch, also when
 // it learns of it only from a snapshot after a dropped connection; one opened on a finished game
 // stays on it (someone wants to look at that game).
@@ -172,6 +178,7 @@ new TableConnection(state.code, {
     }
     state.sawPlay = state.sawPlay || message.table.status === "playing";
     state.table = message.table;
+    noteAway(message.table.seats);
     state.view = message.view;
     state.live = true;
     if (!message.view) state.lines = [];
@@ -199,9 +206,11 @@ new TableConnection(state.code, {
   },
   onPresence(message) {
     if (!state.table) return;
-    for (const { seat, connected } of message.seats || []) {
+    for (const { seat, connected, away_seconds, offer_in } of message.seats || []) {
       const info = seatInfo(seat);
-      if (info) info.connected = connected;
+      if (!info) continue;
+      Object.assign(info, { connected, away_seconds: away_seconds ?? 0, offer_in: offer_in ?? null });
+      noteAway([info]);
     }
     render();
   },
