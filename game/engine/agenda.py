@@ -21,7 +21,10 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class StartTurn(Step):
+    """``extra``: an extra turn of the seat that just played (a message's action)."""
+
     seat: int
+    extra: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,6 +86,7 @@ _STATE_FIELD_ORDER: Final = (
     "finished",
     "log",
     "amendments",
+    "extra_turn",
 )
 if tuple(field.name for field in dataclasses.fields(GameState)) != _STATE_FIELD_ORDER:
     raise RuntimeError("_STATE_FIELD_ORDER must list GameState's fields in their order")
@@ -136,6 +137,7 @@ class Work:
         self.revealed = state.revealed
         self.finished = state.finished
         self.amendments = state.amendments
+        self.extra_turn = state.extra_turn
         self.events: list[Event] = []
 
     def freeze(self, log: tuple[Mapping[str, Any], ...]) -> GameState:
@@ -161,6 +163,7 @@ class Work:
             set_finished,
             set_log,
             set_amendments,
+            set_extra_turn,
         ) = _STATE_ASSIGNERS
         state = _new_state(GameState)
         set_setup(state, self.setup)
@@ -182,6 +185,7 @@ class Work:
         set_finished(state, self.finished)
         set_log(state, log)
         set_amendments(state, self.amendments)
+        set_extra_turn(state, self.extra_turn)
         return state
 
     @property
@@ -225,6 +229,7 @@ class Work:
             self.push(EndGame())
             return
         self.turn += 1
+        self.extra_turn = step.extra
         self.turn_figures = {}
         self.messages_this_turn = 0
         started: events.TurnStarted = {"type": "turn_started", "seat": step.seat, "turn": self.turn}
@@ -372,7 +377,7 @@ class Work:
             self.extra_turns -= 1
             extra: events.ExtraTurn = {"type": "extra_turn", "seat": self.active}
             self.events.append(extra)
-            self.push(StartTurn(self.active))
+            self.push(StartTurn(self.active, extra=True))
         else:
             self.push(StartTurn((self.active + 1) % len(self.players)))
 

@@ -44,7 +44,7 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 MESSAGES: Final = tuple(range(1, 9))
 
-STATE_VERSION: Final = 1
+STATE_VERSION: Final = 2
 """The version of the types a ``GameState`` is built of, as a stored state depends on them.
 
 The server stores states (its checkpoints) and reads them back with the code running then, which
@@ -141,6 +141,8 @@ class GameState:
     """Every applied command as a record action: with ``setup`` it is the game record."""
     amendments: Amendments | None = None
     """Tabletop mode: what ``correct`` actions changed in the log (``corrections.py``)."""
+    extra_turn: bool = False
+    """Whether the turn under way is an extra one (a message's action), not the next seat's."""
 
     @property
     def options(self) -> Options:

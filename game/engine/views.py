@@ -278,6 +278,7 @@ def view(state: GameState, seat: int | None = None) -> dict[str, Any]:
         "version": state.version,
         "turn": state.turn,
         "active_seat": state.active,
+        "extra_turn": state.extra_turn,
         "finished": state.finished,
         "you": seat,
         "players": [

@@ -30,7 +30,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_enter_on_an_extra_turn_takes_the_extra_turn(server: str, browser: Browser) -> None:
     """C3's message 4 (an extra turn) drawn by Ann: focus is on no choice, and Enter plays the
-    extra turn (docs/players.md: Enter takes the message's action), not the 2 points."""
+    extra turn (docs/players.md: Enter takes the message's action), not the 2 points; the turn
+    line says it is her extra turn."""
     watch = ConsoleWatch()
     host, frames = tabletop_console(server, browser, "c3")
     watch.watch(host, "host")
@@ -45,9 +46,18 @@ def test_enter_on_an_extra_turn_takes_the_extra_turn(server: str, browser: Brows
     expect(panel(host)).to_be_focused()
     host.keyboard.press("Enter")
     expect(host.locator("#turn")).to_contain_text("Turn 2")
-    expect(host.locator("#turn")).to_contain_text("Ann's turn")
+    # The turn line says that it is an extra turn, as the server's view does.
+    expect(host.locator("#turn")).to_contain_text("Ann's extra turn")
+    assert frames.view()["extra_turn"] is True
     ann = frames.view()["players"][0]
     assert ann["score"] == 5, ann
+    # Then Bob's turn, an ordinary one.
+    end_turn = panel(host).locator('button[data-act="end-turn"]')
+    expect(end_turn).to_be_enabled()
+    end_turn.click()
+    expect(host.locator("#turn")).to_contain_text("Turn 3")
+    expect(host.locator("#turn")).to_contain_text("Bob's turn")
+    expect(host.locator("#turn")).not_to_contain_text("extra")
     assert not watch.errors, watch.errors
 
 

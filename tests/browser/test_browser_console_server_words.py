@@ -212,5 +212,5 @@ def test_c3_message_4_says_play_an_extra_turn(server: str, browser: Browser) -> 
     expect(panel(host)).not_to_contain_text("one more tile")
     panel(host).locator('button[data-act="message"][data-choice="action"]').click()
     expect(host.locator("#turn")).to_contain_text("Turn 2")
-    expect(host.locator("#turn")).to_contain_text("Ann's turn")
+    expect(host.locator("#turn")).to_contain_text("Ann's extra turn")
     assert not watch.errors, watch.errors

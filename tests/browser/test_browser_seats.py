@@ -73,6 +73,15 @@ def test_the_host_arranges_the_lobby_and_every_page_follows(browser: Browser, se
     cy = person(browser, server, errors, "Cy").new_page()
     join(cy, code, "Cy", "Green")
     expect(bob.locator("#lobby-seats .seat-name")).to_have_count(3)
+    # Every seat taken: the host is told to start when ready, not to wait for the others; each
+    # row has the host's controls on a line of their own below the name, the host's row too.
+    full = "Every seat is taken: start when you are ready."
+    expect(ann.locator("#start-box .hint")).to_have_text(full)
+    expect(ann.locator("#lobby-seats .seat-controls")).to_have_count(3)
+    for row in ann.locator("#lobby-seats li").all():
+        name = row.locator(".seat-name").bounding_box()
+        controls = row.locator(".seat-controls").bounding_box()
+        assert name and controls and controls["y"] >= name["y"] + name["height"], row.inner_text()
 
     ann.get_by_role("button", name="Move \u2068Cy\u2069 up").click()
     expect(bob.locator("#lobby-seats .seat-name")).to_have_text(["Ann host", "Cy", "Bob (you)"])
@@ -90,6 +99,8 @@ def test_the_host_arranges_the_lobby_and_every_page_follows(browser: Browser, se
     expect(bob.locator("#lobby-seats .seat-name")).to_have_text(
         ["Bobby (you)", "Ann host", "waiting…"]
     )
+    joined = "2 players are in. Start when everyone has joined."
+    expect(ann.locator("#start-box .hint")).to_have_text(joined)
 
     ann.get_by_role("button", name="Make \u2068Bobby\u2069 the host").click()
     expect(bob.locator('#start-box button[data-act="start"]')).to_be_enabled()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from game.engine.errors import IllegalCommand
+from game.engine.views import view
 from tests.engine.test_messages import ACTIONS, TWO_POINTS, assert_paid, choose, number, stack
 from tests.scenario import Game
 
@@ -111,17 +112,21 @@ def test_extra_turn_gives_the_same_seat_another_turn():
     """rules/messengers.md §4 extra_turn (c3) and rules/record-format.md "With extra_tile =
     extra_turn, the same seat is active again for one more turn": a new turn for Ann (the figure is
     chosen afresh: she put turn 1's points on her meeple, now on her messenger), which draws its own
-    message; then Bob."""
+    message; then Bob. The view says which turn is an extra one, to its end (its message)."""
     g = drawn("c3", "extra_tile", "knights")
+    assert view(g.state)["extra_turn"] is False
     g.resolve("action")
     assert_paid(g, 0)
     assert g.of_type("extra_turn") == [{"type": "extra_turn", "seat": 0}]
     assert [(e["seat"], e["turn"]) for e in g.of_type("turn_started")] == [(0, 1), (0, 2)]
     assert g.pending["type"] == "end_turn" and g.pending["seat"] == 0
     assert g.pending["extra_tile"] is False
+    assert view(g.state)["extra_turn"] is True
     g.score(0, 5, "messenger").end_turn()
     assert g.drawn_messages() == stack("c3", "extra_tile", "knights")[:2]
+    assert view(g.state)["extra_turn"] is True
     g.resolve("action", points=4)
+    assert view(g.state)["extra_turn"] is False
     assert (g.player(0).meeple, g.player(0).messenger) == (5, 9)
     assert_paid(g, 4, "messenger")
     assert [(e["seat"], e["turn"]) for e in g.of_type("turn_started")][-1] == (1, 3)

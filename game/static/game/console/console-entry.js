@@ -135,7 +135,7 @@ function seatButtons(final) {
   const buttons = seats.map((seat) => {
     const on = chosen.includes(seat);
     const tag = !final && seat === s.view.active_seat && html` <small>${pgettext("marker", "turn")}</small>`;
-    return html`<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${String(on)}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on ? "✓ " : ""}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
+    return html`<button type="button" class="btn pill${on ? " on" : ""}" data-act="seat" data-seat="${seat}" aria-pressed="${String(on)}" aria-keyshortcuts="ArrowUp ArrowDown">${s.draft.multi && on && html`<span>✓</span>`}${swatch(seat)} ${nameHtml(nameOf(seat))}${tag}</button>`;
   });
   if (all.length > 1 && (isHost() || you() != null)) {
     buttons.push(
@@ -257,7 +257,7 @@ function finalAddHtml(seats, points) {
     : points
       ? say(gettext("Add %(points)s for %(names)s"), { points: pts(points), names: namesHtml(seats) })
       : gettext("Choose the points");
-  return html`<div class="cs-choices"><button type="button" class="btn primary" data-act="score" ${!(points && seats.length) && "disabled"}>${label}</button><span class="hint">${gettext("on the figure that carries each total")}</span></div>`;
+  return html`<div class="cs-choices"><button type="button" class="btn primary" data-act="score" ${!(points && seats.length) && "disabled"}><span>${label}</span></button><span class="hint">${gettext("on the figure that carries each total")}</span></div>`;
 }
 
 /** A figure's move and note from the server's preview, as a button's inside. */
@@ -287,7 +287,7 @@ function sharesHtml(seats, points) {
     });
     const note = fixed
       ? html`<small class="hint">${gettext("fixed this turn")}</small>`
-      : !on && html`<small class="hint">${gettext("asked after")}</small>`;
+      : !on && html`<small class="hint">${gettext("figure: asked after sending")}</small>`;
     return html`<div class="cs-share">${swatch(seat)} <b>${nameHtml(nameOf(seat))}</b>${choices}${note}</div>`;
   });
   const values = { points: pts(points), names: namesHtml(seats) };
@@ -299,7 +299,7 @@ function sharesHtml(seats, points) {
           values,
         )
       : gettext("Choose the points");
-  return html`<div class="cs-fig cs-shares">${rows}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter" ${!(points && seats.length) && "disabled"}>${label}</button></div><p class="hint">${gettext("One entry for all.")} ${messageRule()}</p></div>`;
+  return html`<div class="cs-fig cs-shares">${rows}<div class="actions"><button type="button" class="btn primary" data-act="score" aria-keyshortcuts="Enter" ${!(points && seats.length) && "disabled"}><span>${label}</span></button></div><p class="hint">${gettext("One entry for all.")} ${messageRule()}</p></div>`;
 }
 
 /** One player's figure buttons, each scoring on its figure. */

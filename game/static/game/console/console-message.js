@@ -15,7 +15,7 @@ export function figureHtml(p) {
     : p.for_what
       ? gettext("%(name)s scores %(points)s %(what)s: which figure moves?")
       : gettext("%(name)s scores %(points)s: which figure moves?");
-  const head = html`<h2>${swatch(p.seat)} ${say(question, values)}</h2>`;
+  const head = html`<h2>${swatch(p.seat)} <span>${say(question, values)}</span></h2>`;
   if (!mayActFor(p.seat)) return html`${head}<p class="hint">${say(gettext("Waiting for %(name)s."), values)}</p>`;
   const options = p.options.map((o) => {
     const note = o.note && html` <em class="dark-tag">${o.note}</em>`;

@@ -243,8 +243,9 @@ function renderTurn() {
   const v = s.view;
   const p = v.pending;
   let markup;
-  if (v.finished) markup = html`<span>${gettext("Game over")}</span>`;
-  else if (p?.type === "finish" || p?.final) markup = html`<span>${gettext("Final scoring")}</span>`;
+  // The game over and the final scoring's form say so in their own heading: not twice.
+  if (v.finished || p?.type === "finish") markup = "";
+  else if (p?.final) markup = html`<span>${gettext("Final scoring")}</span>`;
   else {
     const extra = p?.extra_tile ? ` · ${gettext("one more tile")}` : "";
     const waiting =
@@ -253,7 +254,10 @@ function renderTurn() {
       p.seat !== v.active_seat &&
       html`<span class="cs-wait">${say(gettext("waiting for %(name)s"), { name: nameHtml(nameOf(p.seat)) })}</span>`;
     const turn = interpolate(gettext("Turn %(number)s"), { number: v.turn });
-    const whose = say(gettext("%(name)s's turn"), { name: nameHtml(nameOf(v.active_seat)) });
+    // An extra turn (the server decides: a message's action) is said as such.
+    const whose = say(v.extra_turn ? gettext("%(name)s's extra turn") : gettext("%(name)s's turn"), {
+      name: nameHtml(nameOf(v.active_seat)),
+    });
     markup = html`<span class="cs-turn-n">${turn}</span>${swatch(v.active_seat)}<span>${whose}${extra}</span>${waiting}`;
   }
   show($("#turn"), markup);
@@ -293,6 +297,7 @@ function renderPanel() {
     } else if (held && !panel.contains(document.activeElement)) keepFocus(held, same);
   }
   panel.classList.toggle("mine", Boolean(p && mayActFor(p.seat ?? you())));
+  footRoom(panel);
   revealDecision();
   if (s.refocus && !s.busy && !s.confirm) {
     s.refocus = false;
@@ -317,6 +322,14 @@ function keepFocus(was, same) {
   if (again) again.focus();
   else if (keyboard) ($("#cs-points") || $("#panel")).focus();
   else $("#panel").focus({ preventScroll: true });
+}
+
+/** On a phone the form's actions stick to the foot of the screen (console.css): a control
+ * scrolled into view (by the keyboard's focus, a new decision) stops above them, not under. */
+function footRoom(panel) {
+  const bar = $(":scope > .actions", panel);
+  const sticky = bar?.childElementCount > 0 && getComputedStyle(bar).position === "sticky";
+  document.documentElement.style.scrollPaddingBottom = sticky ? `${bar.offsetHeight}px` : "";
 }
 
 /** Focus where the next entry starts (with a keyboard only: a phone would open its own): the

@@ -57,7 +57,7 @@ export function lobbySeatsHtml(t, swatch) {
       const up = i > 0 ? [...order.slice(0, i - 1), order[i], order[i - 1], ...order.slice(i + 1)] : null;
       const down = i < seats.length - 1 ? [...order.slice(0, i), order[i + 1], order[i], ...order.slice(i + 2)] : null;
       const name = isolate(info.name);
-      controls = html`<span class="seat-controls">${[
+      controls = html`<span class="seat-controls own-line">${[
         up &&
           btn(
             "reorder",

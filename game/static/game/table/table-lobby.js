@@ -32,16 +32,18 @@ function startHtml(t, taken) {
     return html`<p class="hint">${t.you != null ? gettext("The host starts the game when everyone is in.") : gettext("The game starts when the host is ready.")}</p>`;
   }
   const ready = taken >= 2;
-  const said = ready
-    ? interpolate(
-        ngettext(
-          "%(count)s player is in. Start when everyone has joined.",
-          "%(count)s players are in. Start when everyone has joined.",
-          taken,
-        ),
-        { count: number(taken) },
-      )
-    : gettext("At least 2 players are needed.");
+  const said = !ready
+    ? gettext("At least 2 players are needed.")
+    : taken >= t.max_seats
+      ? gettext("Every seat is taken: start when you are ready.")
+      : interpolate(
+          ngettext(
+            "%(count)s player is in. Start when everyone has joined.",
+            "%(count)s players are in. Start when everyone has joined.",
+            taken,
+          ),
+          { count: number(taken) },
+        );
   return html`<button type="button" class="btn primary big" data-act="start"${ready ? "" : " disabled"}>${gettext("Start game")}</button><p class="hint">${said}</p>`;
 }
 
