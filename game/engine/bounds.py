@@ -3,9 +3,10 @@
 
 A tabletop game's board is a real one, so the engine cannot count features; but it knows how
 many tiles can have been placed (``tiles_placed``: the start tile, one per turn begun, one more
-per message action, which covers an extra tile), and the catalogue says what the best tiles can
-give. Each bound assumes the tiles placed are the catalogue's best for that category, so a score
-the board allows never exceeds it; the console asks before sending more (``docs/players.md``).
+for each "one more tile" carried out at once; no other message places a tile), and the
+catalogue says what the best tiles can give. Each bound assumes the tiles placed are the
+catalogue's best for that category, so a score the board allows never exceeds it; the console
+asks before sending more (``docs/players.md``).
 
 * road: 1 point per tile for each road on it (a junction's tile counts in each road ending
   there); the same during play and in the final scoring.
@@ -13,9 +14,16 @@ the board allows never exceeds it; the console asks before sending more (``docs/
   scoring (incomplete cities) 1 and 1.
 * monastery: up to 9 for each monastery tile placed (6 in the catalogue), never more than 1 per
   tile placed.
-* field: 3 per completed city each field touches, and a field touches a city only where a tile
-  shows them touching: at most 3 for each such place on the tiles placed, and none before two
-  tiles (the smallest completed city) are on the table.
+* field: a field's farmers score 3 per completed city it touches, each city once per field;
+  so all fields together score 3 for each pair of a field and a completed city it touches. A
+  pair needs a tile that shows the two touching (a field running past a city on several tiles
+  still makes one pair), so there are no more pairs than such places on the tiles placed: 3 for
+  each, and none before two tiles (the smallest completed city) are on the table. Counting the
+  completed cities instead (each needs two city pieces, so at most half of the city pieces
+  placed) does not make this smaller: one big field may touch every one of them, and the
+  seven farmers a player has could stand in seven such fields. Nor can it be made smaller
+  without the board: a chain of tiles with two cities each (a city closed on both sides by
+  its neighbours) and caps closing the ends shows nearly one pair per place, all different.
 """
 
 from __future__ import annotations
@@ -25,7 +33,9 @@ from itertools import accumulate
 from typing import Final
 
 from . import commands as cmd
-from .state import GameState
+from .messengers import MESSAGE_SETS, MessageAction
+from .presets import ExtraTile
+from .state import GameState, effective
 from .tiles import CATALOGUE, TOTAL_TILES, FeatureKind, TileType
 
 CATEGORIES: Final = ("road", "city", "monastery", "field")
@@ -56,14 +66,32 @@ _TOUCHES: Final = _best(
 
 
 def tiles_placed(state: GameState) -> int:
-    """The most tiles that can be on the table now: the start tile, one for each turn begun,
-    and one for each message resolved by its action (an extra tile is one of those)."""
-    actions = sum(
-        1
-        for action in state.log
-        if action.get("type") == cmd.ResolveMessage.type and action.get("choice") == "action"
-    )
-    return min(TOTAL_TILES, 1 + state.turn + actions)
+    """The most tiles that can be on the table now: the start tile, one for each turn begun
+    (an extra turn is one), and one for each "one more tile" carried out at once (``immediate``).
+
+    No other message action places a tile. The messages are drawn from the top of the stack and
+    go back under it when resolved, so the n-th message resolved is the n-th of the stack's
+    first order, round and round; should the stack not show that order (it always does), every
+    action counts as a tile, which can only make the bound larger."""
+    order = state.setup.messages
+    resolved = [
+        state.log[index]
+        for index in effective(state.log)
+        if state.log[index].get("type") == cmd.ResolveMessage.type
+    ]
+    actions = [n for n, action in enumerate(resolved) if action.get("choice") == "action"]
+    turned = len(resolved) % len(order) if order else 0
+    expected = order[turned:] + order[:turned]
+    if state.revealed is not None:
+        expected = expected[1:]
+    if not order or state.stack != expected:
+        extra = len(actions)
+    elif state.options.extra_tile is ExtraTile.IMMEDIATE:
+        each = MESSAGE_SETS[state.options.message_set]
+        extra = sum(1 for n in actions if each[order[n % len(order)]] is MessageAction.EXTRA_TILE)
+    else:
+        extra = 0
+    return min(TOTAL_TILES, 1 + state.turn + extra)
 
 
 def most_points(tiles: int, *, final: bool) -> dict[str, int]:
