@@ -537,9 +537,9 @@ def _undone(event: Event, names: Sequence[str]) -> str:
     }
 
 
-def entry_words(action: Event, names: Sequence[str]) -> str:
+def entry_words(action: Event, names: Sequence[str], *, turn: int | None = None) -> str:
     """An entry of a tabletop game's log in words ("Ann scores 4 points for a city"), a clause
-    that follows a colon."""
+    that follows a colon. ``turn``: for an entry the host added, the turn it was added to."""
     kind = action["type"]
     if kind == "score":
         return _entry_score(action, names)
@@ -575,6 +575,11 @@ def entry_words(action: Event, names: Sequence[str]) -> str:
         replacement = action.get("replacement")
         if replacement is None:
             return gettext("the host's deletion of an entry")
+        if action.get("insert"):
+            added = {"entry": _scoring_words(replacement, names), "turn": turn}
+            if turn is None:
+                return gettext("the host's added entry: %(entry)s") % added
+            return gettext("the host's added entry: %(entry)s, forgotten in turn %(turn)s") % added
         return gettext("the host's correction to %(entry)s") % {
             "entry": _scoring_words(replacement, names)
         }
