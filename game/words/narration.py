@@ -668,6 +668,9 @@ def _scoring_words(action: Event, names: Sequence[str]) -> str:
             return gettext("%(name)s's adjustment of %(points)s on the messenger") % values
         return gettext("%(name)s's adjustment of %(points)s on the meeple") % values
     if kind == "resolve_message":
+        if action.get("figure"):
+            values["figure"] = figure_name(action["figure"])
+            return gettext("%(name)s's message action (%(points)s, %(figure)s)") % values
         return gettext("%(name)s's message action (%(points)s)") % values
     if details:
         return gettext("%(name)s's %(points)s (%(details)s)") % (values | {"details": details})
