@@ -33,7 +33,6 @@ from itertools import accumulate
 from typing import Final
 
 from . import commands as cmd
-from .messengers import MESSAGE_SETS, MessageAction
 from .presets import ExtraTile
 from .state import GameState, effective
 from .tiles import CATALOGUE, TOTAL_TILES, FeatureKind, TileType
@@ -67,30 +66,29 @@ _TOUCHES: Final = _best(
 
 def tiles_placed(state: GameState) -> int:
     """The most tiles that can be on the table now: the start tile, one for each turn begun
-    (an extra turn is one), and one for each "one more tile" carried out at once (``immediate``).
+    (an extra turn is one), and one for each "one more tile" carried out at once.
 
-    No other message action places a tile. The messages are drawn from the top of the stack and
-    go back under it when resolved, so the n-th message resolved is the n-th of the stack's
-    first order, round and round; should the stack not show that order (it always does), every
-    action counts as a tile, which can only make the bound larger."""
-    order = state.setup.messages
-    resolved = [
-        state.log[index]
-        for index in effective(state.log)
-        if state.log[index].get("type") == cmd.ResolveMessage.type
-    ]
-    actions = [n for n, action in enumerate(resolved) if action.get("choice") == "action"]
-    turned = len(resolved) % len(order) if order else 0
-    expected = order[turned:] + order[:turned]
-    if state.revealed is not None:
-        expected = expected[1:]
-    if not order or state.stack != expected:
-        extra = len(actions)
-    elif state.options.extra_tile is ExtraTile.IMMEDIATE:
-        each = MESSAGE_SETS[state.options.message_set]
-        extra = sum(1 for n in actions if each[order[n % len(order)]] is MessageAction.EXTRA_TILE)
-    else:
-        extra = 0
+    No other message places a tile. At a tabletop game every other action is resolved with the
+    points counted at the table (or, returning a follower, with ``score`` false), while "one
+    more tile" takes none: its tile's points are entered after it is placed. So the log tells
+    those tiles apart from what every page sees, not from the stack's hidden order."""
+    if state.options.extra_tile is not ExtraTile.IMMEDIATE:
+        return min(TOTAL_TILES, 1 + state.turn)
+    amendments = state.amendments
+    replaced = dict(amendments.replaced) if amendments is not None else {}
+    lapsed = amendments.lapsed if amendments is not None else frozenset()
+    extra = 0
+    for index in effective(state.log):
+        action = replaced.get(index, state.log[index])
+        if (
+            index not in lapsed
+            and action is not None
+            and action.get("type") == cmd.ResolveMessage.type
+            and action.get("choice") == "action"
+            and action.get("points") is None
+            and action.get("score", True)
+        ):
+            extra += 1
     return min(TOTAL_TILES, 1 + state.turn + extra)
 
 

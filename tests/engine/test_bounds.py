@@ -62,6 +62,11 @@ def test_only_a_message_that_places_a_tile_counts_as_one() -> None:
     g.resolve("action")
     assert (g.state.turn, g.pending["seat"]) == (2, 0)
     assert tiles_placed(g.state) == 3
+    g = drawn("c2-hig", "knights", "farmers")
+    g.resolve("action", points=3)
+    g.figure("meeple")
+    assert (g.state.turn, g.pending["seat"]) == (2, 1)
+    assert tiles_placed(g.state) == 3
     g = drawn("c2-hig", "extra_tile", "farmers")
     g.resolve("action")
     assert (g.state.turn, g.pending["seat"]) == (1, 0)
