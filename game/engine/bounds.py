@@ -3,9 +3,10 @@
 
 A tabletop game's board is a real one, so the engine cannot count features; but it knows how
 many tiles can have been placed (``tiles_placed``: the start tile, one per turn begun, one more
-per message action, which covers an extra tile), and the catalogue says what the best tiles can
-give. Each bound assumes the tiles placed are the catalogue's best for that category, so a score
-the board allows never exceeds it; the console asks before sending more (``docs/players.md``).
+for each "one more tile" carried out at once; no other message places a tile), and the
+catalogue says what the best tiles can give. Each bound assumes the tiles placed are the
+catalogue's best for that category, so a score the board allows never exceeds it; the console
+asks before sending more (``docs/players.md``).
 
 * road: 1 point per tile for each road on it (a junction's tile counts in each road ending
   there); the same during play and in the final scoring.
@@ -13,9 +14,16 @@ the board allows never exceeds it; the console asks before sending more (``docs/
   scoring (incomplete cities) 1 and 1.
 * monastery: up to 9 for each monastery tile placed (6 in the catalogue), never more than 1 per
   tile placed.
-* field: 3 per completed city each field touches, and a field touches a city only where a tile
-  shows them touching: at most 3 for each such place on the tiles placed, and none before two
-  tiles (the smallest completed city) are on the table.
+* field: a field's farmers score 3 per completed city it touches, each city once per field;
+  so all fields together score 3 for each pair of a field and a completed city it touches. A
+  pair needs a tile that shows the two touching (a field running past a city on several tiles
+  still makes one pair), so there are no more pairs than such places on the tiles placed: 3 for
+  each, and none before two tiles (the smallest completed city) are on the table. Counting the
+  completed cities instead (each needs two city pieces, so at most half of the city pieces
+  placed) does not make this smaller: one big field may touch every one of them, and the
+  seven farmers a player has could stand in seven such fields. Nor can it be made smaller
+  without the board: a chain of tiles with two cities each (a city closed on both sides by
+  its neighbours) and caps closing the ends shows nearly one pair per place, all different.
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ from itertools import accumulate
 from typing import Final
 
 from . import commands as cmd
-from .state import GameState
+from .presets import ExtraTile
+from .state import GameState, effective
 from .tiles import CATALOGUE, TOTAL_TILES, FeatureKind, TileType
 
 CATEGORIES: Final = ("road", "city", "monastery", "field")
@@ -56,14 +65,31 @@ _TOUCHES: Final = _best(
 
 
 def tiles_placed(state: GameState) -> int:
-    """The most tiles that can be on the table now: the start tile, one for each turn begun,
-    and one for each message resolved by its action (an extra tile is one of those)."""
-    actions = sum(
-        1
-        for action in state.log
-        if action.get("type") == cmd.ResolveMessage.type and action.get("choice") == "action"
-    )
-    return min(TOTAL_TILES, 1 + state.turn + actions)
+    """The most tiles that can be on the table now: the start tile, one for each turn begun
+    (an extra turn is one), and one for each "one more tile" carried out at once.
+
+    No other message places a tile. At a tabletop game every other action is resolved with the
+    points counted at the table (or, returning a follower, with ``score`` false), while "one
+    more tile" takes none: its tile's points are entered after it is placed. So the log tells
+    those tiles apart from what every page sees, not from the stack's hidden order."""
+    if state.options.extra_tile is not ExtraTile.IMMEDIATE:
+        return min(TOTAL_TILES, 1 + state.turn)
+    amendments = state.amendments
+    replaced = dict(amendments.replaced) if amendments is not None else {}
+    lapsed = amendments.lapsed if amendments is not None else frozenset()
+    extra = 0
+    for index in effective(state.log):
+        action = replaced.get(index, state.log[index])
+        if (
+            index not in lapsed
+            and action is not None
+            and action.get("type") == cmd.ResolveMessage.type
+            and action.get("choice") == "action"
+            and action.get("points") is None
+            and action.get("score", True)
+        ):
+            extra += 1
+    return min(TOTAL_TILES, 1 + state.turn + extra)
 
 
 def most_points(tiles: int, *, final: bool) -> dict[str, int]:

@@ -411,6 +411,16 @@ def _check_figure_named(new: GameState, following: Sequence[Play]) -> None:
     )
 
 
+def added_in_turn(state: GameState, index: int) -> int | None:
+    """The turn of the entry added by the correction at log index ``index`` (the turn of the
+    entry it was added before), or None when it is no longer part of the game."""
+    played = plays(state)
+    position = next((p for p, (at, _) in enumerate(played) if at == index), None)
+    if position is None:
+        return None
+    return _start(state, played[:position], ()).turn
+
+
 def _start(state: GameState, before: Sequence[Play], starts: Iterable[GameState]) -> GameState:
     """The state after the plays ``before``, from the first of ``starts`` whose plays begin
     them (a state is the plays applied in order from the setup, so equal plays mean an equal

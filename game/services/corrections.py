@@ -19,6 +19,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from game.engine.commands import (
+    CORRECTABLE,
+    ChooseFigure,
     Correct,
     EndTurn,
     Score,
@@ -119,6 +121,24 @@ def correction_window() -> Window:
     return Window(entries=settings.CORRECTABLE_ENTRIES, reach=settings.CORRECTION_REACH)
 
 
+def figures_moved(state: GameState) -> dict[int, dict[str, Any]]:
+    """The entries whose figure was asked after them, each with the figure that moved filled
+    in, by entry: the list names the figure of every entry alike, however it was chosen. The
+    answer is the ``choose_figure`` play right after the entry. (A shared scoring's line names
+    no figure, whoever's it was.)"""
+    played = plays(state)
+    found: dict[int, dict[str, Any]] = {}
+    for (index, action), (_later, after) in zip(played, played[1:], strict=False):
+        if (
+            after.get("type") == ChooseFigure.type
+            and action.get("type") in CORRECTABLE
+            and action.get("type") != ScoreShared.type
+            and not action.get("figure")
+        ):
+            found[index] = {**action, "figure": after.get("figure")}
+    return found
+
+
 def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dict[str, Any]:
     """The entries a ``correct`` may name (the correction window), newest first, each in its
     latest form and in words (protocol.md, "entries"): what the host's console lists to choose
@@ -163,6 +183,7 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
         index = made(index)
         return after.get(index - 1) if index > 0 else FIRST_TURN
 
+    moved = figures_moved(state)
     return {
         "type": "entries",
         "version": table.version,
@@ -171,7 +192,7 @@ def correctable(code: str, seat: int | None, *, host: bool | None = None) -> dic
                 "entry": index,
                 "action": dict(action),
                 "turn": turn(index),
-                "line": scoring_words(action, names),
+                "line": scoring_words(moved.get(index, action), names),
             }
             for index, action in reversed(found)
         ],

@@ -65,7 +65,7 @@ _HEADERS: Final[dict[str, Callable[[], str]]] = {
     "city": lambda: pgettext("results table column", "City"),
     "monastery": lambda: pgettext("results table column", "Monastery"),
     "field": lambda: pgettext("results table column", "Field"),
-    "during_play": lambda: pgettext("results table column", "During play"),
+    "during_play": lambda: pgettext("results table column", "Other points in play"),
     "message": lambda: pgettext("results table column", "Messages"),
     "final": lambda: pgettext("results table column", "Final scoring"),
     "message_number": lambda: pgettext("results table column", "Message number"),

@@ -217,7 +217,11 @@ def word_view(shared: dict[str, Any], options: Options) -> dict[str, Any]:
     word_pending(shared.get("pending"), options, names, shared["active_seat"])
     if "undoable" in shared:
         undoable = shared["undoable"]
-        shared["undo_text"] = None if undoable is None else entry_words(undoable, names)
+        shared["undo_text"] = (
+            None
+            if undoable is None
+            else entry_words(undoable, names, turn=shared.get("undoable_turn"))
+        )
     return shared
 
 

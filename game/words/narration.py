@@ -539,9 +539,9 @@ def _undone(event: Event, names: Sequence[str]) -> str:
     }
 
 
-def entry_words(action: Event, names: Sequence[str]) -> str:
+def entry_words(action: Event, names: Sequence[str], *, turn: int | None = None) -> str:
     """An entry of a tabletop game's log in words ("Ann scores 4 points for a city"), a clause
-    that follows a colon."""
+    that follows a colon. ``turn``: for an entry the host added, the turn it was added to."""
     kind = action["type"]
     if kind == "score":
         return _entry_score(action, names)
@@ -577,6 +577,11 @@ def entry_words(action: Event, names: Sequence[str]) -> str:
         replacement = action.get("replacement")
         if replacement is None:
             return gettext("the host's deletion of an entry")
+        if action.get("insert"):
+            added = {"entry": _scoring_words(replacement, names), "turn": turn}
+            if turn is None:
+                return gettext("the host's added entry: %(entry)s") % added
+            return gettext("the host's added entry: %(entry)s, forgotten in turn %(turn)s") % added
         return gettext("the host's correction to %(entry)s") % {
             "entry": _scoring_words(replacement, names)
         }
@@ -665,6 +670,9 @@ def _scoring_words(action: Event, names: Sequence[str]) -> str:
             return gettext("%(name)s's adjustment of %(points)s on the messenger") % values
         return gettext("%(name)s's adjustment of %(points)s on the meeple") % values
     if kind == "resolve_message":
+        if action.get("figure"):
+            values["figure"] = figure_name(action["figure"])
+            return gettext("%(name)s's message action (%(points)s, %(figure)s)") % values
         return gettext("%(name)s's message action (%(points)s)") % values
     if details:
         return gettext("%(name)s's %(points)s (%(details)s)") % (values | {"details": details})

@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from game.engine.commands import Correct
+from game.engine.corrections import added_in_turn
 from game.engine.presets import Options
-from game.engine.state import GameState
+from game.engine.state import GameState, effective
 from game.engine.views import view
 from game.store.jsontext import dumps
 from game.words.decisions import word_view
@@ -15,9 +17,14 @@ from game.words.decisions import word_view
 
 def public_view(state: GameState) -> dict[str, Any]:
     """The shared view's facts, with no words and no ``you``: a page learns its seat from its
-    snapshot's ``table.you``. The same for every language: word it with ``view_json``."""
+    snapshot's ``table.you``. The same for every language: word it with ``view_json``. When an
+    undo would take back an entry the host added, ``undoable_turn`` is the turn it was added to.
+    """
     shared = view(state, None)
     del shared["you"]
+    undoable = shared.get("undoable")
+    if undoable is not None and undoable.get("type") == Correct.type and undoable.get("insert"):
+        shared["undoable_turn"] = added_in_turn(state, effective(state.log)[-1])
     return shared
 
 

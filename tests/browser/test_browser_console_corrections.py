@@ -364,4 +364,68 @@ def test_enter_on_a_points_key_of_a_message_action_keeps_the_focus(
     host.keyboard.press("Enter")
     expect(panel.locator('button[data-act="message"][data-choice="action"]')).to_contain_text("7")
     expect(seven).to_be_focused()
+
+
+def test_a_correction_to_a_players_entry_is_told_on_their_phone(
+    server: str, browser: Browser
+) -> None:
+    """The host corrects Bob's 3 to 5: Bob's phone, in German, says so with the log's line; Ann's
+    console (she made the correction) shows no such notice."""
+    from django.utils import translation
+
+    from game.words.narration import narrate
+    from tests.browser.test_browser_three_languages import join_by_fields
+
+    watch = ConsoleWatch()
+    host = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900}).new_page()
+    watch.watch(host, "host")
+    code = create_table(host, "Ann", seats=2, tabletop=True)
+    bob = browser.new_context(
+        base_url=server,
+        locale="de-DE",
+        viewport={"width": 390, "height": 664},
+        is_mobile=True,
+        has_touch=True,
+    ).new_page()
+    watch.watch(bob, "Bob")
+    join_by_fields(bob, code, "Bob", "orange", touch=True)
+    host.locator('#start-box button[data-act="start"]').click()
+    phone = bob.locator("#panel")
+    expect(phone.locator('button[data-act="points"][data-n="3"]')).to_be_visible()
+    phone.locator('button[data-act="points"][data-n="3"]').tap()
+    phone.locator('button[data-act="score"][data-figure="meeple"]').tap()
+    engine = Engine()
+    view = engine.add(1, "score", points=3, figure="meeple")
+    shows([host], view)
+
+    fix = host.locator("#fix")
+    host.locator('#undo button[data-act="fix-open"]').click()
+    fix.locator('button[data-act="fix-pick"][data-entry="0"]').click()
+    fix.locator('input[name="points"]').fill("5")
+    fix.locator('button[data-act="fix-preview"]').click()
+    fix.locator('button[data-act="fix-confirm"]').click()
+    replacement = {"seat": 1, "type": "score", "points": 5, "figure": "meeple"}
+    engine.add(0, "correct", entry=0, replacement=replacement)
+    game = replay(
+        {
+            "format": "carcassonne-messengers/1",
+            "mode": "tabletop",
+            "players": NAMES,
+            "preset": "c2-hig",
+            "messages": MESSAGES,
+            "actions": engine.actions,
+        }
+    )
+    with translation.override("de"):
+        line = next(
+            line["text"]
+            for line in narrate(game.events, NAMES, game.state.options)
+            if line["kind"] == "corrected"
+        )
+    assert line.startswith("Der Gastgeber korrigiert ")
+    told = f"Der Gastgeber hat deinen Eintrag korrigiert: {line}"
+    expect(bob.locator("#toasts .toast")).to_have_text([told])
+    expect(bob.locator("#log")).to_contain_text(line)
+    expect(host.locator("#players .p-score")).to_have_text(["0", "5"])
+    expect(host.locator("#toasts .toast")).to_have_count(0)
     assert not watch.errors, watch.errors

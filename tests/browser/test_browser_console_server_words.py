@@ -214,3 +214,28 @@ def test_c3_message_4_says_play_an_extra_turn(server: str, browser: Browser) -> 
     expect(host.locator("#turn")).to_contain_text("Turn 2")
     expect(host.locator("#turn")).to_contain_text("Ann's extra turn")
     assert not watch.errors, watch.errors
+
+
+def test_the_undo_bar_waits_for_the_figure_before_it_says_last_entry(
+    server: str, browser: Browser
+) -> None:
+    """While the server asks which figure moves for an entry, the track has not moved: the bar
+    says the entry is not on the track yet (with Undo to take it back); once the figure is
+    chosen it is the last entry."""
+    watch = ConsoleWatch()
+    host, frames = tabletop_console(server, browser, "c2-hig")
+    watch.watch(host, "host")
+    panel(host).locator('button[data-act="seat"]', has_text="Bob").click()
+    panel(host).locator('button[data-act="points"][data-n="3"]').click()
+    panel(host).locator('button[data-act="category"][data-cat="road"]').click()
+    host.keyboard.press("Enter")
+    expect(panel(host).locator("h2")).to_contain_text("which figure moves?")
+    said = frames.view()["undo_text"]
+    expect(host.locator("#undo .hint")).to_have_text(
+        f"Not on the track until the figure is chosen: {said}"
+    )
+    expect(host.locator('#undo button[data-act="undo"]')).to_be_visible()
+    panel(host).locator('button[data-act="figure"][data-figure="messenger"]').click()
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "2")
+    expect(host.locator("#undo .hint")).to_have_text(f"Last entry: {frames.view()['undo_text']}")
+    assert not watch.errors, watch.errors

@@ -230,7 +230,8 @@ def test_reveals_follow_the_state_of_the_table(server: str, browser: Browser) ->
     # Under the winners' note, the ranking shows where the points came from.
     breakdown = projector.locator(".pj-breakdown table.breakdown")
     expect(breakdown.locator("thead th")).to_have_text(["", "Play", "Cities", "Total"])
-    expect(breakdown.locator("thead abbr").first).to_have_attribute("title", "During play")
+    title = "All points during play"
+    expect(breakdown.locator("thead abbr").first).to_have_attribute("title", title)
     expect(breakdown.locator("tbody td:last-child")).to_have_text(["15", "0"])
     assert not watch.errors, watch.errors
 

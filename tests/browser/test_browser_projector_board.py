@@ -299,7 +299,14 @@ def assert_breakdown_fits(page: Page, label: str) -> None:
     titles = page.locator(".breakdown-wrap thead abbr").evaluate_all(
         "els => els.map((el) => el.title)"
     )
-    assert titles == ["During play", "Roads", "Cities", "Monasteries", "Fields", "Entered"]
+    assert titles == [
+        "All points during play",
+        "Roads",
+        "Cities",
+        "Monasteries",
+        "Fields",
+        "Entered",
+    ]
 
 
 PHONES = [(390, 844), (360, 740)]

@@ -457,3 +457,29 @@ def test_the_projector_ends_on_a_story_read_across_the_room(
     assert len(places) == PLAYERS and places == sorted(places), sizes
     assert watch.errors == []
     tv.close()
+
+
+def test_the_points_by_category_name_their_sums_and_leave_out_empty_columns(
+    server: tuple[str, str, str, str], browser: Browser
+) -> None:
+    """The finished game's story: no field was scored during play (Ann's field is in the final
+    scoring), so that column is left out; Cy's 3 without a category are "Other points in play",
+    a name no column of the end panel shares."""
+    base, finished, _, _ = server
+    watch = ConsoleWatch()
+    context = browser.new_context(base_url=base, viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    watch.watch(page, "laptop")
+    page.goto(f"/t/{finished}")
+    heads = page.locator("#story .story-totals thead th")
+    other = "Other points in play"
+    expect(heads).to_have_text(
+        ["Player", "Road", "City", "Monastery", other, "Messages", "Final", "Total"]
+    )
+    cy = page.locator("#story .story-totals tbody tr", has_text="Cy").locator("td")
+    expect(cy.nth(4)).to_have_text("3")
+    panel = page.locator(".breakdown thead abbr")
+    expect(panel.first).to_have_attribute("title", "All points during play")
+    assert "Other points in play" not in panel.evaluate_all("els => els.map(e => e.title)")
+    assert watch.errors == []
+    context.close()

@@ -39,3 +39,37 @@ def test_the_tiles_placed_count_the_start_tile_every_turn_begun_and_every_messag
     state = replay(record).state
     assert state.turn == 3
     assert tiles_placed(state) == 4
+
+
+def test_only_a_message_that_places_a_tile_counts_as_one() -> None:
+    """Ann's knights (counted at the table) place no tile: the table still holds the start tile
+    and her turn's; "one more tile" carried out at once adds one; as an extra turn it is counted
+    once, as the turn begun; an undone action no longer counts."""
+    from tests.engine.test_messages import stack
+    from tests.scenario import Game
+
+    def drawn(preset: str, *actions: str) -> Game:
+        g = Game(preset, mode="tabletop", messages=stack(preset, *actions))
+        g.score(0, 5, "meeple").end_turn()
+        return g
+
+    g = drawn("c3", "knights", "farmers")
+    assert tiles_placed(g.state) == 2
+    g.resolve("action", points=3)
+    assert (g.state.turn, g.pending["seat"]) == (2, 1)
+    assert tiles_placed(g.state) == 3
+    g = drawn("c3", "extra_tile", "knights")
+    g.resolve("action")
+    assert (g.state.turn, g.pending["seat"]) == (2, 0)
+    assert tiles_placed(g.state) == 3
+    g = drawn("c2-hig", "knights", "farmers")
+    g.resolve("action", points=3)
+    g.figure("meeple")
+    assert (g.state.turn, g.pending["seat"]) == (2, 1)
+    assert tiles_placed(g.state) == 3
+    g = drawn("c2-hig", "extra_tile", "farmers")
+    g.resolve("action")
+    assert (g.state.turn, g.pending["seat"]) == (1, 0)
+    assert tiles_placed(g.state) == 3
+    g.undo()
+    assert tiles_placed(g.state) == 2

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from game.engine.autoplay import random_command
-from game.engine.commands import parse_command
+from game.engine.commands import Correct, parse_command
 from game.engine.messengers import MessageAction
 from game.engine.play import apply, new_game
 from game.engine.presets import resolve_options
@@ -236,6 +236,13 @@ def test_undo_text_names_the_entry_an_undo_takes_back() -> None:
     )
     g.end_turn()
     assert json.loads(public_view_json(g.state))["undo_text"] == "\u2068Ann\u2069 ends the turn"
+    g.score(1, 3, "meeple").end_turn(1)
+    # A forgotten entry the host adds is said as added, with the turn it belongs to.
+    forgotten = {"seat": 1, "type": "score", "points": 2, "figure": "meeple"}
+    g.send(Correct(entry=1, replacement=forgotten, insert=True), 0)
+    assert json.loads(public_view_json(g.state))["undo_text"] == (
+        "the host's added entry: \u2068Bob\u2069's 2 points (meeple), forgotten in turn 1"
+    )
     board = Game("c2-hig", tiles=["E"])
     assert "undo_text" not in json.loads(public_view_json(board.state))
 

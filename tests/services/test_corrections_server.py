@@ -438,3 +438,37 @@ def test_hostile_added_entries_are_refused_and_change_nothing(
     with pytest.raises(CommandRefused) as previewed:
         preview(table.code, 0, body, host=True)
     assert previewed.value.code == code
+
+
+def test_the_list_names_the_figure_of_an_entry_whose_figure_was_asked_after_it() -> None:
+    """Ann's 3 for a road and Bob's message action were sent without a figure and the figure
+    was asked afterwards: the list names the figure that moved, as for an entry sent with it."""
+    from game.services.corrections import correctable
+
+    table = tabletop()
+    send(table, {"type": "score", "points": 3, "category": "road"})
+    send(table, {"type": "choose_figure", "figure": "messenger"})
+    send(table, score(2, category="city"))
+    # 5 on the meeple: a dark space, which draws a message; its action is counted at the table.
+    send(table, {"type": "end_turn"})
+    send(table, score(4), as_seat=1)
+    send(table, {"type": "end_turn"}, as_seat=1)
+    send(table, score(5), as_seat=2)
+    send(table, {"type": "end_turn"}, as_seat=2)
+    send(table, {"type": "resolve_message", "choice": "action", "points": 4}, as_seat=2)
+    send(table, {"type": "choose_figure", "figure": "messenger"}, as_seat=2)
+    listed = correctable(table.code, 0, host=True)
+    lines = [item["line"] for item in listed["entries"]]
+    assert lines == [
+        "\u2068Cy\u2069's message action (4 points, messenger)",
+        "\u2068Cy\u2069's 5 points (meeple)",
+        "\u2068Bob\u2069's 4 points (meeple)",
+        "\u2068Ann\u2069's 2 points (city, meeple)",
+        "\u2068Ann\u2069's 3 points (road, messenger)",
+    ]
+    assert listed["entries"][-1]["action"] == {
+        "seat": 0,
+        "type": "score",
+        "points": 3,
+        "category": "road",
+    }

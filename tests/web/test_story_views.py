@@ -120,7 +120,7 @@ def test_results_csv_columns_and_rows() -> None:
     header, rows = results_rows(table)
     assert header == [
         "Section", "Turn", "Seat", "Name", "Colour", "Rank", "Meeple", "Messenger", "Total",
-        "Road", "City", "Monastery", "Field", "During play", "Messages", "Final scoring",
+        "Road", "City", "Monastery", "Field", "Other points in play", "Messages", "Final scoring",
         "Message number", "Message", "Choice", "Message points",
     ]  # fmt: skip
     assert len(set(CSV_COLUMNS)) == len(CSV_COLUMNS) == len(header)
@@ -163,7 +163,7 @@ def test_results_csv_reads_in_german() -> None:
     header, rows = results_rows(table, accept_language="de")
     assert header == [
         "Abschnitt", "Zug", "Platz", "Name", "Farbe", "Rang", "Gefolgsmann", "Gefolgsfrau",
-        "Summe", "Straße", "Stadt", "Kloster", "Wiese", "Während des Spiels", "Depeschen",
+        "Summe", "Straße", "Stadt", "Kloster", "Wiese", "Sonstige Punkte im Spiel", "Depeschen",
         "Schlusswertung", "Depeschen-Nr.", "Depesche", "Wahl", "Punkte der Depesche",
     ]  # fmt: skip
     assert [r["section"] for r in rows] == ["Ergebnis"] * 3 + ["Verlauf"] * 9 + ["Depesche"]

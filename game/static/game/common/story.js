@@ -11,7 +11,8 @@ const CATEGORY = {
   city: () => gettext("City"),
   monastery: () => gettext("Monastery"),
   field: () => gettext("Field"),
-  during_play: () => gettext("During play"),
+  // Points entered without a category during play, and adjustments: not all points in play.
+  during_play: () => gettext("Other points in play"),
   message: () => gettext("Messages"),
   final: () => pgettext("story category", "Final"),
 };
@@ -68,7 +69,8 @@ function draw(box, story, big) {
   const seats = story.players.map((name, seat) => ({ name, seat, colour: colourOf(story.colours[seat]) }));
   const width = big ? 960 : Math.max(360, Math.min(720, box.clientWidth || 640));
   const who = (seat) => html`${swatchHtml({ colour: story.colours[seat] })} ${nameHtml(seats[seat].name)}`;
-  const cats = story.categories;
+  // A column that is 0 for everyone says nothing: left out (the total counts them all alike).
+  const cats = story.categories.filter((c) => story.totals.some((row) => row[c]));
   const totals = story.totals.map(
     (row, seat) =>
       html`<tr><td>${who(seat)}</td>${cats.map((c) => html`<td>${row[c]}</td>`)}<td><b>${cats.reduce((sum, c) => sum + row[c], 0)}</b></td></tr>`,

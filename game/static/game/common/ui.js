@@ -82,7 +82,7 @@ export function rankingHtml(players, swatch) {
 // Each category: its key in `final_scoring`, its full name and the short head its column shows
 // (the full name in the head's `abbr` title), so that every column fits a phone's width.
 const CATEGORIES = () => [
-  ["play", gettext("During play"), pgettext("short column head", "Play")],
+  ["play", gettext("All points during play"), pgettext("short column head", "Play")],
   ["road", gettext("Roads"), pgettext("short column head", "Roads")],
   ["city", gettext("Cities"), pgettext("short column head", "Cities")],
   ["monastery", gettext("Monasteries"), pgettext("short column head", "Mon.")],

@@ -8,8 +8,13 @@ export function renderUndo() {
   const last = s.view.undoable;
   const parts = [];
   if (last && s.view.undo_text && (isHost() || last.seat === you())) {
+    // While its figure is asked, the entry has not moved the track yet.
+    const asked = s.view.pending?.type === "choose_figure" && !s.view.pending.final;
+    const said = asked
+      ? gettext("Not on the track until the figure is chosen: %(entry)s")
+      : gettext("Last entry: %(entry)s");
     parts.push(
-      html`<span class="hint">${interpolate(gettext("Last entry: %(entry)s"), { entry: s.view.undo_text })}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="${gettext("Undo (U)")}" ${s.busy && "disabled"}>${gettext("Undo")}</button>`,
+      html`<span class="hint">${interpolate(said, { entry: s.view.undo_text })}</span><button type="button" class="btn small" data-act="undo" aria-keyshortcuts="U" title="${gettext("Undo (U)")}" ${s.busy && "disabled"}>${gettext("Undo")}</button>`,
     );
   }
   if (isHost())

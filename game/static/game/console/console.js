@@ -23,6 +23,7 @@ import {
 import {
   $,
   code,
+  isHost,
   keyboard,
   mayActFor,
   nameOf,
@@ -58,6 +59,22 @@ const END_TURN_HOLD_MS = 800;
 // Alerts for a seat's page, loaded with its first seated view.
 const alerts = new LazyTurnAlerts(code, $("#alerts"), () => [s.view, you()]);
 
+/** A phone whose player's entry the host corrected (changed or deleted) says so, with the
+ * log's line for it: the k-th `corrected` event is the k-th `corrected` line. */
+function tellCorrected(msg) {
+  const me = you();
+  if (isHost() || me == null) return;
+  const lines = (msg.lines || []).filter((line) => line.kind === "corrected");
+  const events = (msg.events || []).filter((event) => event.type === "corrected");
+  events.forEach((event, k) => {
+    const seats = [event.action, event.replacement].flatMap((entry) =>
+      entry ? [entry.seat, ...(entry.shares || []).map((share) => share.seat)] : [],
+    );
+    if (seats.includes(me) && lines[k])
+      toast(interpolate(gettext("The host corrected your entry: %(line)s"), { line: lines[k].text }), "message");
+  });
+}
+
 wire.connection = new TableConnection(code, {
   onSnapshot(msg) {
     s.table = msg.table;
@@ -82,6 +99,7 @@ wire.connection = new TableConnection(code, {
     s.lines.push(...(msg.lines || []));
     render();
     renderLog(false);
+    tellCorrected(msg);
   },
   onPresence(msg) {
     markPresence(s.table, msg);
