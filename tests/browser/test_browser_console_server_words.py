@@ -228,6 +228,9 @@ def test_the_undo_bar_waits_for_the_figure_before_it_says_last_entry(
     panel(host).locator('button[data-act="seat"]', has_text="Bob").click()
     panel(host).locator('button[data-act="points"][data-n="3"]').click()
     panel(host).locator('button[data-act="category"][data-cat="road"]').click()
+    # A clicked button keeps the focus (Enter would press it again): Enter in the points field
+    # sends the entry.
+    host.locator("#cs-points").focus()
     host.keyboard.press("Enter")
     expect(panel(host).locator("h2")).to_contain_text("which figure moves?")
     said = frames.view()["undo_text"]
