@@ -54,9 +54,15 @@ class Wifi:
             server.send(message)
 
 
-def tabletop_console(server: str, browser: Browser) -> tuple[Page, Wifi]:
-    """Ann's console at a started tabletop game with Bob added by her."""
-    host = browser.new_context(base_url=server, viewport={"width": 1440, "height": 900}).new_page()
+def tabletop_console(server: str, browser: Browser, *, phone: bool = False) -> tuple[Page, Wifi]:
+    """Ann's console at a started tabletop game with Bob added by her (on a laptop, or on a
+    phone of 390×664 with its browser's toolbars)."""
+    screen = (
+        {"viewport": {"width": 390, "height": 664}, "is_mobile": True, "has_touch": True}
+        if phone
+        else {"viewport": {"width": 1440, "height": 900}}
+    )
+    host = browser.new_context(base_url=server, **screen).new_page()
     wifi = Wifi(host)
     create_table(host, "Ann", tabletop=True)
     add = host.locator("#add-form")
@@ -139,6 +145,23 @@ def test_an_entry_that_never_left_is_sent_once_back_online(server: str, browser:
     expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
     expect(totals(host)).to_have_text(["4", "0"])
     expect(host.locator("#cs-refused")).to_be_empty()
+    assert not watch.errors, watch.errors
+
+
+def test_on_a_phone_the_waiting_entry_comes_into_view(server: str, browser: Browser) -> None:
+    """On a phone the person has scrolled down to the figure buttons when the connection dies:
+    the note that their entry waits, with "Send again", comes into view, never above it."""
+    watch = ConsoleWatch(server_down=True)
+    host, wifi = tabletop_console(server, browser, phone=True)
+    watch.watch(host, "host")
+    wifi.lose_sent = True
+    enter(host, "Ann", 4, wifi.cut)
+    expect(host.locator("#cs-refused")).to_contain_text(WAITING)
+    expect(host.locator('#cs-refused button[data-act="wait-again"]')).to_be_in_viewport(ratio=1)
+    wifi.down = False
+    host.locator('#cs-refused button[data-act="wait-again"]').tap()
+    expect(host.locator("#table-page")).to_have_attribute("data-version", "1")
+    expect(totals(host)).to_have_text(["4", "0"])
     assert not watch.errors, watch.errors
 
 

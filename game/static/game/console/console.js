@@ -233,10 +233,14 @@ function renderNotes() {
   } else if (!c && question.open) question.close();
   if (waiting() && !s.refused) {
     const hold = gettext("It is sent when the page is live again, and counted once.");
+    const note = $("#cs-refused");
+    const shown = note.querySelector('[data-act="wait-again"]');
     show(
-      $("#cs-refused"),
+      note,
       html`<p><b>${waitingText()}</b> ${hold}</p><div class="actions"><button type="button" class="btn primary" data-act="wait-again">${gettext("Send again")}</button><button type="button" class="btn ghost" data-act="wait-drop">${gettext("Discard")}</button></div>`,
     );
+    // A phone's person has scrolled down to the buttons they sent with: the note comes to them.
+    if (!shown) note.scrollIntoView({ block: "nearest" });
     return;
   }
   const r = s.refused;
