@@ -57,3 +57,32 @@ def test_a_language_chosen_by_keyboard_keeps_the_focus_on_the_switcher(
     expect(lena.locator("#lobby h1")).not_to_have_text("Waiting for players")
     expect(lena.locator("#lobby select[data-language]")).to_be_focused()
     assert watch.errors == []
+
+
+def test_a_name_being_typed_for_a_player_without_a_phone_survives_a_join(
+    server: str, browser: Browser
+) -> None:
+    """The host types "Dirk" and picks a colour to add a player without a phone while a friend
+    takes a seat by phone: the lobby is drawn again, and what the host typed stays."""
+    from tests.browser.test_browser_three_languages import join_by_fields
+
+    watch = ConsoleWatch()
+    host = browser.new_context(base_url=server, viewport=LAPTOP).new_page()
+    watch.watch(host, "host")
+    code = create_table(host, "Ann", seats=4, tabletop=True)
+    form = host.locator("#add-form")
+    form.locator('input[name="name"]').fill("Dirk")
+    form.locator('select[name="colour"]').select_option("green")
+    phone = browser.new_context(
+        base_url=server, viewport={"width": 390, "height": 664}, is_mobile=True, has_touch=True
+    ).new_page()
+    join_by_fields(phone, code, "Ben", "orange", touch=True)
+    expect(host.locator("#lobby-seats .seat-name", has_text="Ben")).to_have_count(1)
+    expect(form.locator('input[name="name"]')).to_have_value("Dirk")
+    expect(form.locator('select[name="colour"]')).to_have_value("green")
+    form.get_by_role("button", name="Add").click()
+    expect(host.locator("#lobby-seats .seat-name", has_text="Dirk")).to_have_count(1)
+    expect(form.locator('input[name="name"]')).to_have_value("")
+    assert not watch.errors, watch.errors
+    phone.context.close()
+    host.context.close()

@@ -55,7 +55,18 @@ export function renderLobby() {
   // The form redrawn (a player added) or gone (the table full) takes the focus with it: it goes
   // to the next name to add, else to "Start game", never to the page itself.
   const adding = $("#add-player").contains(document.activeElement);
+  // What the host is typing survives a redraw (a friend taking a seat meanwhile), unless that
+  // player is now seated or the colour taken.
+  const typed = $("#add-form");
+  const name = typed?.elements.name.value || "";
+  const colour = typed?.elements.colour.value || "";
   fill($("#add-player"), t.creator && t.mode === "tabletop" && taken < t.max_seats ? addPlayerHtml(t) : "");
+  const adder = $("#add-form");
+  if (adder) {
+    const seats = t.seats || [];
+    if (name && !seats.some((x) => x.name === name)) adder.elements.name.value = name;
+    if (colour && !seats.some((x) => x.colour === colour)) adder.elements.colour.value = colour;
+  }
   $("#start-box").innerHTML = String(startHtml(t, taken));
   if (adding && !$("#add-player").contains(document.activeElement))
     ($('#add-form input[name="name"]') || $('#start-box button[data-act="start"]:not([disabled])'))?.focus();
